@@ -1,0 +1,1 @@
+"""HTTP routers of the web app (thin handlers)."""

@@ -1,0 +1,4 @@
+"""HTML pages (home, room/table, how to play). Owned by the browser-client work."""
+from fastapi import APIRouter
+
+router = APIRouter()
