@@ -1,0 +1,23 @@
+"""Traders of Osaka: the rules engine. Pure Python, standard library only, no I/O.
+
+The public API (ENGINE_API.md, docs/engine.md) is exactly what this module exports.
+Rule ids (R-…) refer to docs/rules.md.
+"""
+from .actions import Action, action_from_json
+from .errors import IllegalAction
+from .rules import apply_action, legal_actions, new_game, play
+from .state import GameState
+from .views import player_view, visible_events
+
+__all__ = [
+    "Action",
+    "GameState",
+    "IllegalAction",
+    "action_from_json",
+    "apply_action",
+    "legal_actions",
+    "new_game",
+    "play",
+    "player_view",
+    "visible_events",
+]

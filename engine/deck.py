@@ -1,0 +1,63 @@
+"""Drawing cards: the draw pile, reshuffles of the discard pile, and refreshes (R-refresh).
+
+These helpers work on a fresh copy of a state that the caller owns (see rules.py): they
+reassign its tuple fields and append events to ``ev`` when it is a list.
+"""
+from __future__ import annotations
+
+import random
+
+from .cards import FARM_REFRESH, MARKET_REFRESH
+from .state import GameState
+
+
+def shuffled(seed: int, shuffles: int, cards) -> list[int]:
+    """The cards in the order of shuffle number ``shuffles`` of the game ``seed``.
+
+    All randomness of a game comes from here (and R-setup-4's tie break), keyed by the seed
+    and the shuffle count, so a state fully determines its future (ENGINE_API.md).
+    """
+    order = list(cards)
+    random.Random(f"osaka:{seed}:{shuffles}").shuffle(order)
+    return order
+
+
+def draw(s: GameState, ev: list | None) -> int | None:
+    """Draw the top card of the draw pile; when it is empty, first shuffle the discard pile
+    into a new draw pile (R-refresh-3). Returns None when both piles are empty (Ruling)."""
+    if not s.deck:
+        if not s.discard:
+            return None
+        s.deck = tuple(shuffled(s.seed, s.shuffles, s.discard))
+        s.discard = ()
+        s.shuffles += 1
+        if ev is not None:
+            ev.append({"type": "reshuffle", "size": len(s.deck), "visible_to": None})
+    card = s.deck[0]
+    s.deck = s.deck[1:]
+    return card
+
+
+def draw_many(s: GameState, count: int, ev: list | None) -> list[int]:
+    """Draw up to ``count`` cards (fewer when both piles run out, R-refresh-3 Ruling)."""
+    out = []
+    for _ in range(count):
+        card = draw(s, ev)
+        if card is None:
+            break
+        out.append(card)
+    return out
+
+
+def refresh(s: GameState, ev: list | None) -> None:
+    """Refresh the Market and the Farm (R-refresh-1, R-refresh-2): the Farm cards, with
+    their Reservation pieces, move to the end of the Market; then 2 cards are drawn into
+    the Market and 3 into the Farm."""
+    moved = s.farm
+    market_new = draw_many(s, MARKET_REFRESH, ev)
+    s.market = s.market + moved + tuple(market_new)
+    farm_new = draw_many(s, FARM_REFRESH, ev)
+    s.farm = tuple(farm_new)
+    if ev is not None:
+        ev.append({"type": "refresh", "moved": list(moved), "market": market_new,
+                   "farm": farm_new, "visible_to": None})
