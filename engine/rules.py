@@ -151,11 +151,13 @@ def _splits(caps: tuple[int, ...], n: int) -> tuple[tuple[int, ...], ...]:
 def minimal_payments(hand: tuple[int, ...], cost: int) -> list[tuple[int, ...]]:
     """Every distinct minimal payment of ``cost`` from ``hand`` (R-buy-2, R-buy-3), one per
     multiset of card kinds (cards of the same colour and value are interchangeable)."""
-    by_kind: list[list[int]] = [[] for _ in range(12)]
+    by_kind: list[list[int]] = [[], [], [], [], [], [], [], [], [], [], [], []]
+    kind = KIND
     for c in hand:
-        by_kind[KIND[c]].append(c)
-    caps = [tuple(len(by_kind[v * 4 + col]) for col in range(4)) for v in range(3)]
-    have = [sum(cp) for cp in caps]
+        by_kind[kind[c]].append(c)
+    lens = [len(k) for k in by_kind]
+    caps = (tuple(lens[0:4]), tuple(lens[4:8]), tuple(lens[8:12]))
+    have = (sum(caps[0]), sum(caps[1]), sum(caps[2]))
     if 2 * have[0] + 3 * have[1] + 5 * have[2] < cost:
         return []
     out = []

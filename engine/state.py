@@ -18,6 +18,9 @@ _SLOTS = (
 )
 
 
+_new = object.__new__
+
+
 class GameState:
     """One moment of one game. Read-only by convention: rules build a new state per action.
 
@@ -41,9 +44,31 @@ class GameState:
     # -- cheap copies ------------------------------------------------------------------
     def copy(self) -> "GameState":
         """A shallow copy (safe, since every field is immutable)."""
-        new = GameState.__new__(GameState)
-        for name in _SLOTS:
-            object.__setattr__(new, name, getattr(self, name))
+        new = _new(GameState)
+        new.num_players = self.num_players
+        new.seed = self.seed
+        new.shuffles = self.shuffles
+        new.deck = self.deck
+        new.discard = self.discard
+        new.market = self.market
+        new.farm = self.farm
+        new.reservations = self.reservations
+        new.ships = self.ships
+        new.hands = self.hands
+        new.goods = self.goods
+        new.tokens = self.tokens
+        new.vp_cards = self.vp_cards
+        new.vp_subs = self.vp_subs
+        new.start_player = self.start_player
+        new.turn = self.turn
+        new.phase = self.phase
+        new.to_act = self.to_act
+        new.sinking = self.sinking
+        new.insurance_queue = self.insurance_queue
+        new.passes = self.passes
+        new.winners = self.winners
+        new.starting_hands = self.starting_hands
+        new.end_reason = self.end_reason
         return new
 
     def __eq__(self, other: object) -> bool:
