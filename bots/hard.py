@@ -1,0 +1,166 @@
+"""The hard computer player: determinized Monte Carlo search with UCB1 at the root.
+
+Each simulation draws a fresh determinization of the hidden information (``bots.determinize``:
+the draw-pile order, unknown VP-pile cards, and opponents' hands when no history is given),
+applies one candidate action with the engine, plays a short playout with a cheap heuristic
+policy for every seat (``playout_action``), and scores the leaf with the heuristic evaluation
+mapped to a 0..1 win chance (a finished game scores 1, 1/k for a k-way shared win, or 0).
+Root candidates are the normal player's pruned moves; each starts with the normal player's
+one-ply score as a prior worth ``PRIOR_VISITS`` simulations, so with very little time the hard
+player falls back to the normal player's choice. The search stops at ``time_budget_s`` (wall
+clock) or after ``max_simulations`` simulations, whichever comes first.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+
+from engine import Action, GameState, apply_action, legal_actions
+
+from .determinize import Knowledge, determinize
+from .heuristic import DEFAULT_WEIGHTS, Board, Weights, relative_score, win_probability
+from .policies import (choose_token, insurance_choice, payment_cost, prune_buys,
+                       score_actions)
+
+PRIOR_VISITS = 3.0
+UCB_C = 0.35
+MAX_CANDIDATES = 6
+PLAYOUT_EPSILON = 0.1
+
+
+@dataclass
+class SearchResult:
+    """Outcome of one search: the chosen action, how many simulations ran, per-arm stats.
+
+    ``stats`` maps the JSON text of each candidate to ``(visits, mean value)``.
+    """
+
+    action: Action
+    simulations: int
+    elapsed_s: float
+    stats: dict[str, tuple[float, float]] = field(default_factory=dict)
+
+
+def playout_action(state: GameState, seat: int, rng: random.Random,
+                   w: Weights = DEFAULT_WEIGHTS) -> Action:
+    """Cheap policy for playouts: score each move on the light ``Board`` model, no engine calls.
+
+    Picks the best-scoring move, or a random one with probability ``PLAYOUT_EPSILON``.
+    """
+    acts = legal_actions(state, seat)
+    if len(acts) == 1:
+        return acts[0]
+    phase = state.phase
+    if phase == "insurance":
+        return insurance_choice(state, seat, acts, w)
+    sj = state.to_json()
+    if phase == "token_draft":
+        color = choose_token(sj, seat, rng)
+        for a in acts:
+            if a.to_json().get("color") == color:
+                return a
+    if rng.random() < PLAYOUT_EPSILON:
+        return rng.choice(acts)
+    board = Board.from_state(sj)
+    nxt = (seat + 1) % board.n
+    best_a = acts[0]
+    best_v = -math.inf
+    seen_buy = False
+    for a in sorted(acts, key=_buy_first_cheapest):
+        j = a.to_json()
+        t = j["type"]
+        if t == "take":
+            b = board.take(seat, j["card"])
+        elif t == "reserve":
+            b = board.reserve(seat, j["card"])
+        elif t == "buy":
+            if seen_buy:  # only the cheapest payment is scored
+                continue
+            seen_buy = True
+            b = board.buy(seat, j["payment"])
+        else:
+            b = board
+        if not b.over:
+            b.to_act = nxt
+            b.phase = "turn"
+        v = relative_score(b, seat, w) + rng.random() * 1e-6
+        if v > best_v:
+            best_a, best_v = a, v
+    return best_a
+
+
+def _buy_first_cheapest(a: Action):
+    j = a.to_json()
+    if j["type"] == "buy":
+        return (0, payment_cost(j["payment"]))
+    return (1, (0, 0))
+
+
+def _playout(state: GameState, me: int, plies: int, rng: random.Random, w: Weights) -> float:
+    for _ in range(plies):
+        if state.phase == "over":
+            break
+        p = state.to_act
+        state = apply_action(state, p, playout_action(state, p, rng, w))
+    return win_probability(Board.from_state(state.to_json()), me, w)
+
+
+def search(view: dict, know: Knowledge, rng: random.Random, time_budget_s: float,
+           max_simulations: int | None = None, playout_plies: int | None = None,
+           w: Weights = DEFAULT_WEIGHTS) -> SearchResult:
+    """Choose an action for ``know.seat`` by determinized Monte Carlo search.
+
+    ``time_budget_s`` bounds wall-clock time (seconds, the whole call, checked between
+    simulations); ``max_simulations`` (optional) bounds the count, which makes the result a
+    pure function of the seed. ``playout_plies`` defaults to two rounds of the table.
+    """
+    t0 = time.perf_counter()
+    deadline = t0 + max(0.0, time_budget_s)
+    seat = know.seat
+    state = GameState.from_json(determinize(view, know, rng))
+    acts = legal_actions(state, seat)
+    if not acts:
+        raise ValueError(f"seat {seat} has no decision to make in this view")
+    if len(acts) == 1:
+        return SearchResult(acts[0], 0, time.perf_counter() - t0)
+    if state.phase == "token_draft":
+        cands = acts
+        priors = [0.5] * len(cands)
+        color = choose_token(state.to_json(), seat, rng)
+        priors = [0.55 if a.to_json().get("color") == color else 0.5 for a in cands]
+    else:
+        pool = prune_buys(acts) if state.phase == "turn" else acts
+        scored = score_actions(state, seat, pool, w)
+        scored.sort(key=lambda t: -t[0])
+        scored = scored[:MAX_CANDIDATES]
+        cands = [a for _, a in scored]
+        scale = 3.0
+        priors = [1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, s / scale)))) for s, _ in scored]
+    if playout_plies is None:
+        playout_plies = 2 * know.n
+    k = len(cands)
+    visits = [PRIOR_VISITS] * k
+    totals = [PRIOR_VISITS * p for p in priors]
+    sims = 0
+    while True:
+        if max_simulations is not None and sims >= max_simulations:
+            break
+        if time.perf_counter() >= deadline:
+            break
+        n_total = sum(visits)
+        log_n = math.log(n_total)
+        i = max(range(k), key=lambda j: totals[j] / visits[j]
+                + UCB_C * math.sqrt(log_n / visits[j]))
+        det = GameState.from_json(determinize(view, know, rng))
+        s = apply_action(det, seat, cands[i])
+        v = _playout(s, seat, playout_plies, rng, w)
+        visits[i] += 1
+        totals[i] += v
+        sims += 1
+    best = max(range(k), key=lambda j: (totals[j] / visits[j], visits[j]))
+    stats = {str(cands[j].to_json()): (visits[j] - PRIOR_VISITS, totals[j] / visits[j])
+             for j in range(k)}
+    return SearchResult(cands[best], sims, time.perf_counter() - t0, stats)

@@ -1,0 +1,326 @@
+"""Position evaluation for the computer players, in VP-equivalent units.
+
+The evaluation works on a ``Board``: a light, bot-side summary of a full state (taken from
+``GameState.to_json()`` of a determinized state, see ``bots.determinize``). It values, for
+each player:
+
+- VPs already banked (R-pay-2);
+- Achievement tokens (they raise future prices, R-pay-1, and break ties, R-end-2);
+- merchandise: each colour's set is worth what it would sell for now (R-pay-1) times the
+  chance that its ship reaches Edo before it sinks (R-pay-5) or the game ends (R-pay-4);
+  insured goods are safer (R-pay-7); uninsured goods of a sinking colour are worth nothing;
+- coins in hand (buying power), with diminishing returns for a very large hand;
+- the Reservation piece (free: an option; on a card: a claim on that card).
+
+``Board.buy`` / ``Board.take`` / ``Board.reserve`` update a board the way an action would,
+without the engine (ships move, payment, tokens, Black Tide with a greedy insurance guess),
+so the playout policy of the hard bot can score actions cheaply. They are an approximation
+used for scoring only; the engine remains the authority for what happens.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .cards import COLOR_INDEX, COLORS, EDO, WAVES, icons_of, sale_vp, value_of
+
+
+@dataclass(frozen=True)
+class Weights:
+    """Tunable weights of the evaluation (VP-equivalent units)."""
+
+    coin: float = 0.22          # per coin of hand value, up to coin_cap
+    coin_cap: int = 22
+    token: float = 0.55         # per Achievement token held
+    sale_token: float = 0.45    # bonus per set sold (the token it brings, R-pay-3)
+    reservation_free: float = 0.15
+    reserved_claim: float = 0.06  # per coin value of the card under one's Reservation piece
+    # chance that uninsured goods reach Edo, by ship location 0..5
+    reach: tuple[float, ...] = (0.50, 0.58, 0.72, 0.55, 0.68, 1.0)
+    reach_insured: tuple[float, ...] = (0.62, 0.70, 0.80, 0.85, 0.90, 1.0)
+    opportunity: float = 0.6    # share of the next player's best purchase counted against us
+
+
+DEFAULT_WEIGHTS = Weights()
+
+
+def end_factor(distance: int, horizon: int) -> float:
+    """Chance-like factor that a ship ``distance`` steps from Edo still pays before the end.
+
+    ``horizon`` is how many tokens the leader still needs to end the game (R-pay-4), >= 1.
+    """
+    if horizon >= 4:
+        return 1.0
+    f = 0.35 + 0.25 * horizon - 0.08 * distance
+    return max(0.1, min(1.0, f))
+
+
+@dataclass
+class Board:
+    """A light summary of a full state for scoring (never sent anywhere).
+
+    ``goods[p][c]`` is a list of ``(value, insured)`` per good of colour index ``c``;
+    ``tokens[p][c]`` counts tokens; ``ships[c]`` is a location 0..5; ``hands[p]`` are card ids.
+    """
+
+    n: int
+    phase: str
+    to_act: int | None
+    turn: int
+    ships: list[int]
+    sinking: set[int]
+    goods: list[list[list[tuple[int, bool]]]]
+    tokens: list[list[int]]
+    vp: list[float]
+    hands: list[list[int]]
+    market: list[tuple[int, int | None]]
+    farm: list[tuple[int, int | None]]
+    winners: list[int] | None = None
+    over: bool = False
+    extra: dict = field(default_factory=dict)
+
+    @classmethod
+    def from_state(cls, s: dict) -> "Board":
+        """Build from a full state JSON (``GameState.to_json()``)."""
+        n = s["num_players"]
+        goods = []
+        tokens = []
+        vp = []
+        hands = []
+        for pl in s["players"]:
+            g: list[list[tuple[int, bool]]] = [[], [], [], []]
+            for item in pl["goods"]:
+                g[item["card"] // 27].append((value_of(item["card"]), bool(item["insured"])))
+            goods.append(g)
+            tokens.append([pl["tokens"].get(c, 0) for c in COLORS])
+            vp.append(len(pl["vp_cards"]) + pl.get("vp_substitutes", 0))
+            hands.append(list(pl["hand"]))
+        return cls(
+            n=n,
+            phase=s["phase"],
+            to_act=s["to_act"],
+            turn=s["turn"],
+            ships=[s["ships"][c] for c in COLORS],
+            sinking={COLOR_INDEX[c] for c in s.get("sinking") or []},
+            goods=goods,
+            tokens=tokens,
+            vp=vp,
+            hands=hands,
+            market=[(m["card"], m["reserved_by"]) for m in s["market"]],
+            farm=[(m["card"], m["reserved_by"]) for m in s["farm"]],
+            winners=s.get("winners"),
+            over=s["phase"] == "over",
+        )
+
+    def copy(self) -> "Board":
+        return Board(
+            n=self.n, phase=self.phase, to_act=self.to_act, turn=self.turn,
+            ships=list(self.ships), sinking=set(self.sinking),
+            goods=[[list(gc) for gc in gp] for gp in self.goods],
+            tokens=[list(t) for t in self.tokens], vp=list(self.vp),
+            hands=[list(h) for h in self.hands], market=list(self.market), farm=list(self.farm),
+            winners=self.winners, over=self.over,
+        )
+
+    # --- light action models (approximate, for scoring only) -------------------------------
+
+    def goods_for(self, seat: int) -> list[int]:
+        """Market cards ``seat`` would buy now (R-buy-1)."""
+        return [c for c, r in self.market if r is None or r == seat]
+
+    def take(self, seat: int, card: int) -> "Board":
+        """The board after ``seat`` takes ``card`` as a coin (R-take)."""
+        b = self.copy()
+        b.market = [(c, r) for c, r in b.market if c != card]
+        b.hands[seat].append(card)
+        return b
+
+    def reserve(self, seat: int, card: int) -> "Board":
+        """The board after ``seat`` puts its Reservation piece on ``card`` (R-reserve)."""
+        b = self.copy()
+        b.market = [(c, seat if c == card else r) for c, r in b.market]
+        b.farm = [(c, seat if c == card else r) for c, r in b.farm]
+        return b
+
+    def buy(self, seat: int, payment: list[int]) -> "Board":
+        """The board after ``seat`` buys the Market paying ``payment`` (R-buy, R-pay, approx.)."""
+        b = self.copy()
+        bought = b.goods_for(seat)
+        b.market = [(c, r) for c, r in b.market if not (r is None or r == seat)]
+        pay = set(payment)
+        b.hands[seat] = [c for c in b.hands[seat] if c not in pay]
+        count = [0, 0, 0, 0]
+        for c in bought:
+            b.goods[seat][c // 27].append((value_of(c), False))
+            count[c // 27] += 1
+        for ci in range(4):
+            if count[ci]:
+                b.ships[ci] = min(EDO, b.ships[ci] + (1 if count[ci] == 1 else 2))
+        at_edo = [ci for ci in range(4) if b.ships[ci] == EDO]
+        if at_edo:
+            b._payment(seat, at_edo)
+        return b
+
+    def _payment(self, active: int, at_edo: list[int]) -> None:
+        gained = [set() for _ in range(self.n)]
+        for ci in at_edo:
+            for p in range(self.n):
+                gs = self.goods[p][ci]
+                if gs:
+                    self.vp[p] += sale_vp(max(v for v, _ in gs), len(gs), self.tokens[p][ci])
+                    self.goods[p][ci] = []
+                    gained[p].add(ci)
+        for p in range(self.n):
+            for ci in gained[p]:
+                self.tokens[p][ci] += 1
+        if any(sum(t) >= 8 for t in self.tokens):
+            self.over = True
+            self.phase = "over"
+            return
+        sinking = [ci for ci in range(4) if self.ships[ci] in WAVES]
+        for ci in sinking:
+            for p in range(self.n):
+                gs = self.goods[p][ci]
+                unins = sorted((v for v, ins in gs if not ins), reverse=True)
+                if not unins:
+                    continue
+                # greedy insurance guess: spend hand cards of that colour with icons
+                icons_cards = sorted((c for c in self.hands[p] if c // 27 == ci and icons_of(c)),
+                                     key=lambda c: -icons_of(c))
+                icons = 0
+                spent = []
+                for c in icons_cards:
+                    if icons >= len(unins):
+                        break
+                    icons += icons_of(c)
+                    spent.append(c)
+                saved = min(icons, len(unins))
+                if saved and sum(unins[:saved]) >= sum(value_of(c) for c in spent):
+                    self.hands[p] = [c for c in self.hands[p] if c not in spent]
+                    kept = [(v, True) for v in unins[:saved]] + [(v, True) for v, ins in gs if ins]
+                else:
+                    kept = [(v, True) for v, ins in gs if ins]
+                self.goods[p][ci] = kept
+        for ci in at_edo:
+            self.ships[ci] = 0
+        for ci in sinking:
+            self.ships[ci] = 2
+        self.sinking = set()
+
+
+def horizon(board: Board) -> int:
+    """Tokens the leader still needs to end the game (R-pay-4), at least 1."""
+    return max(1, 8 - max(sum(t) for t in board.tokens))
+
+
+def player_value(board: Board, p: int, w: Weights = DEFAULT_WEIGHTS) -> float:
+    """Heuristic worth of seat ``p`` on ``board``, in VP-equivalents (see module doc)."""
+    v = float(board.vp[p])
+    toks = board.tokens[p]
+    v += w.token * sum(toks)
+    if board.over:
+        return v
+    h = horizon(board)
+    for ci in range(4):
+        gs = board.goods[p][ci]
+        if not gs:
+            continue
+        loc = board.ships[ci]
+        if ci in board.sinking:
+            ins = [val for val, i in gs if i]
+            if ins:
+                sale = sale_vp(max(ins), len(ins), toks[ci]) + w.sale_token
+                v += w.reach_insured[2] * end_factor(3, h) * sale
+            continue
+        n = len(gs)
+        sale = sale_vp(max(val for val, _ in gs), n, toks[ci]) + w.sale_token
+        n_ins = sum(1 for _, i in gs if i)
+        reach = (n_ins * w.reach_insured[loc] + (n - n_ins) * w.reach[loc]) / n
+        v += reach * end_factor(EDO - loc, h) * sale
+    hv = sum(value_of(c) for c in board.hands[p])
+    v += w.coin * min(hv, w.coin_cap) + 0.5 * w.coin * max(0, hv - w.coin_cap)
+    reserved = [c for c, r in board.market + board.farm if r == p]
+    if reserved:
+        v += w.reserved_claim * sum(value_of(c) for c in reserved)
+    else:
+        v += w.reservation_free
+    return v
+
+
+def best_purchase_gain(board: Board, q: int, w: Weights = DEFAULT_WEIGHTS) -> float:
+    """How much seat ``q`` would gain by buying the Market now (0 if it cannot or should not).
+
+    Uses the cheapest covering payment from ``q``'s hand (a greedy guess), compared with
+    taking the best coin instead.
+    """
+    goods = board.goods_for(q)
+    if not goods:
+        return 0.0
+    cost = sum(value_of(c) for c in goods)
+    hand = sorted(board.hands[q], key=value_of)
+    if sum(value_of(c) for c in hand) < cost:
+        return 0.0
+    payment = _greedy_payment(hand, cost)
+    before = player_value(board, q, w)
+    after = player_value(board.buy(q, payment), q, w)
+    take_gain = w.coin * max(value_of(c) for c in goods)
+    return max(0.0, after - before - take_gain)
+
+
+def _greedy_payment(hand: list[int], cost: int) -> list[int]:
+    """A covering set of hand cards with small overpay (largest first, then trim)."""
+    chosen: list[int] = []
+    total = 0
+    for c in sorted(hand, key=value_of, reverse=True):
+        if total >= cost:
+            break
+        chosen.append(c)
+        total += value_of(c)
+    # trim: drop cards that are not needed
+    for c in sorted(chosen, key=value_of):
+        if total - value_of(c) >= cost:
+            chosen.remove(c)
+            total -= value_of(c)
+    return chosen
+
+
+def relative_score(board: Board, me: int, w: Weights = DEFAULT_WEIGHTS) -> float:
+    """My value minus the opponents' (max-weighted), minus the next player's opportunity.
+
+    For a finished game: +100 for a sole win, +50/k-shared, -100 for a loss, plus the VP gap.
+    """
+    if board.over:
+        winners = board.winners
+        if winners is None:
+            winners = _winners(board)
+        gap = board.vp[me] - max(board.vp[o] for o in range(board.n) if o != me)
+        if me in winners:
+            return 100.0 / len(winners) + gap
+        return -100.0 + gap
+    vals = [player_value(board, p, w) for p in range(board.n)]
+    opp = [vals[o] for o in range(board.n) if o != me]
+    agg = opp[0] if len(opp) == 1 else 0.6 * max(opp) + 0.4 * sum(opp) / len(opp)
+    score = vals[me] - agg
+    nxt = board.to_act
+    if board.phase == "turn" and nxt is not None and nxt != me:
+        share = 1.0 if board.n == 2 else 0.6
+        score -= w.opportunity * share * best_purchase_gain(board, nxt, w)
+    return score
+
+
+def _winners(board: Board) -> list[int]:
+    best = max((board.vp[p], sum(board.tokens[p])) for p in range(board.n))
+    return [p for p in range(board.n) if (board.vp[p], sum(board.tokens[p])) == best]
+
+
+def win_probability(board: Board, me: int, w: Weights = DEFAULT_WEIGHTS) -> float:
+    """Map the relative score to a 0..1 value for search (1 = sole win, 1/k shared)."""
+    if board.over:
+        winners = board.winners if board.winners is not None else _winners(board)
+        return 1.0 / len(winners) if me in winners else 0.0
+    s = relative_score(board, me, w)
+    import math
+
+    scale = 3.0 + 0.5 * horizon(board)
+    x = max(-30.0, min(30.0, s / scale))
+    return 1.0 / (1.0 + math.exp(-x))

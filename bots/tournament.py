@@ -1,0 +1,151 @@
+"""Bot-against-bot tournament: ``python -m bots.tournament --a hard --b normal --players 2``.
+
+Games are driven with the engine directly: ``new_game``, then for the seat to act its
+``player_view`` and the events it has received (``visible_to`` null or its seat) go to
+``bots.choose_action``; the answer is played with ``play``. Bot A sits in one seat and bot B in
+all the others; A's seat rotates with the game number, so every seat is played equally often.
+
+Scoring: a win counts 1; a win shared by k players (R-end-2) counts 1/k to A's score and is
+also reported separately. The printed rate is A's mean score with a 95 % Wilson interval.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+from engine import action_from_json, new_game, play, player_view
+
+from . import LEVELS, choose_action_info
+
+MAX_DECISIONS = 3000
+
+
+@dataclass
+class GameResult:
+    """One game: A's seat, the winners, A's score (1, 1/k or 0), decisions and hard-bot stats."""
+
+    game: int
+    a_seat: int
+    winners: list[int]
+    a_score: float
+    decisions: int
+    sims: int
+    search_moves: int
+    seconds: float
+    vp: list[int]
+
+
+def play_game(game: int, a: str, b: str, players: int, budget: float,
+              base_seed: int = 0, use_history: bool = True) -> GameResult:
+    """Play one game (A in seat ``game % players``) and return its result."""
+    t0 = time.perf_counter()
+    seed = base_seed * 100_003 + game
+    state = new_game(players, seed)
+    a_seat = game % players
+    levels = [a if s == a_seat else b for s in range(players)]
+    histories: list[list[dict]] = [[] for _ in range(players)]
+    decisions = sims = search_moves = 0
+    while state.phase != "over":
+        if decisions >= MAX_DECISIONS:
+            raise RuntimeError(f"game {game} did not end after {MAX_DECISIONS} decisions")
+        seat = state.to_act
+        view = player_view(state, seat)
+        action, n_sims = choose_action_info(
+            view, levels[seat], history=histories[seat] if use_history else None,
+            seed=seed * 7919 + decisions, time_budget_s=budget)
+        if levels[seat] == "hard":
+            sims += n_sims
+            search_moves += 1 if n_sims else 0
+        state, events = play(state, seat, action_from_json(action))
+        for ev in events:
+            vis = ev.get("visible_to")
+            for s in range(players):
+                if vis is None or vis == s:
+                    histories[s].append(ev)
+        decisions += 1
+    winners = list(state.to_json()["winners"])
+    final = player_view(state, None)
+    vp = [pl.get("vp", 0) for pl in final["players"]]
+    score = (1.0 / len(winners)) if a_seat in winners else 0.0
+    return GameResult(game, a_seat, winners, score, decisions, sims, search_moves,
+                      time.perf_counter() - t0, vp)
+
+
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95 % Wilson score interval for a proportion ``successes / n`` (fractional allowed)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def _run(args: tuple) -> GameResult:
+    return play_game(*args)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line entry point; prints a summary table, returns the exit status."""
+    ap = argparse.ArgumentParser(prog="python -m bots.tournament", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--a", choices=LEVELS, required=True, help="bot A's level (one seat)")
+    ap.add_argument("--b", choices=LEVELS, required=True, help="bot B's level (other seats)")
+    ap.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--budget", type=float, default=0.1, help="hard bot seconds per move")
+    ap.add_argument("--seed", type=int, default=0, help="base seed of the game series")
+    ap.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+    ap.add_argument("--no-history", action="store_true",
+                    help="bots get only their view, not the event history")
+    ap.add_argument("--quiet", action="store_true", help="no per-game lines")
+    args = ap.parse_args(argv)
+
+    jobs = [(g, args.a, args.b, args.players, args.budget, args.seed, not args.no_history)
+            for g in range(args.games)]
+    t0 = time.perf_counter()
+    results: list[GameResult] = []
+    if args.workers > 1:
+        with ProcessPoolExecutor(args.workers) as ex:
+            for r in ex.map(_run, jobs):
+                results.append(r)
+                _progress(r, args.quiet)
+    else:
+        for j in jobs:
+            r = _run(j)
+            results.append(r)
+            _progress(r, args.quiet)
+    wall = time.perf_counter() - t0
+    n = len(results)
+    score = sum(r.a_score for r in results)
+    wins = sum(1 for r in results if r.winners == [r.a_seat])
+    shared = sum(1 for r in results if r.a_seat in r.winners and len(r.winners) > 1)
+    lo, hi = wilson(score, n)
+    sims = sum(r.sims for r in results)
+    smoves = sum(r.search_moves for r in results)
+    print(f"A={args.a} vs B={args.b}, {args.players} players, {n} games, budget "
+          f"{args.budget}s, history={'no' if args.no_history else 'yes'}")
+    print(f"A score {score:.1f}/{n} = {score / n:.3f}  95% CI [{lo:.3f}, {hi:.3f}]  "
+          f"(sole wins {wins}, shared wins {shared} counted 1/k)")
+    print(f"expected by seat share alone: {1 / args.players:.3f}")
+    print(f"wall {wall:.1f}s, {n / wall:.3f} games/s, "
+          f"{sum(r.decisions for r in results) / n:.1f} decisions/game")
+    if smoves:
+        print(f"hard bot: {sims / smoves:.1f} simulations per searched move ({smoves} moves)")
+    return 0
+
+
+def _progress(r: GameResult, quiet: bool) -> None:
+    if not quiet:
+        print(f"game {r.game}: A seat {r.a_seat}, winners {r.winners}, vp {r.vp}, "
+              f"{r.decisions} decisions, {r.seconds:.1f}s", file=sys.stderr, flush=True)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
