@@ -1,0 +1,39 @@
+"""Server settings, read from the environment once in `create_app` (pydantic-settings)."""
+from __future__ import annotations
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """All knobs of the server. Environment variable = field name in upper case.
+
+    Durations are in seconds. The database URL is an SQLAlchemy async URL:
+    ``sqlite+aiosqlite:///./osaka.db`` (default) or ``postgresql+asyncpg://user@host/db``.
+    """
+
+    model_config = SettingsConfigDict(env_prefix="", case_sensitive=False, extra="ignore")
+
+    database_url: str = "sqlite+aiosqlite:///./osaka.db"
+    host: str = "127.0.0.1"
+    port: int = 8000
+    log_level: str = "info"
+    # computer players
+    bot_delay_s: float = Field(0.8, ge=0)
+    bot_time_budget_s: float = Field(1.0, gt=0)
+    bot_workers: int = Field(1, ge=1)
+    # lobby and cleanup
+    lobby_idle_s: float = Field(600, gt=0)        # a waiting room nobody was connected to this long leaves the lobby
+    room_ttl_s: float = Field(86400, gt=0)        # ... and is deleted after this long
+    cleanup_interval_s: float = Field(30, gt=0)   # how often the cleanup task runs
+    # connections
+    send_queue_size: int = Field(256, ge=1)       # frames buffered per connection before it is dropped
+    max_frame_bytes: int = Field(65536, ge=1024)  # larger client frames are refused (bad_message)
+    ws_max_size: int = Field(1 << 20, ge=65536)   # larger frames close the socket (uvicorn, code 1009)
+    ws_ping_interval_s: float = Field(20, gt=0)
+    ws_ping_timeout_s: float = Field(20, gt=0)
+    flood_rate: float = Field(20, gt=0)           # client messages per second allowed on average
+    flood_burst: int = Field(60, ge=1)            # ... and in one burst
+    max_bad_messages: int = Field(50, ge=1)       # bad or flooding messages before the socket is closed (1008)
+    cookie_secure: bool = False                   # set the Secure flag on seat cookies (behind HTTPS)
+    max_body_bytes: int = Field(65536, ge=1024)   # larger HTTP bodies get 413 too_large

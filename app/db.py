@@ -1,0 +1,38 @@
+"""Async database engine and session factory (SQLAlchemy 2 asyncio).
+
+SQLite (aiosqlite) runs in WAL mode with a busy timeout and foreign keys on; PostgreSQL
+(asyncpg) is used as is. See https://docs.sqlalchemy.org/en/20/dialects/sqlite.html.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+
+SQLITE_BUSY_TIMEOUT_MS = 30_000
+
+
+def make_engine(url: str) -> AsyncEngine:
+    """Create the async engine for `url` (``sqlite+aiosqlite://...`` or ``postgresql+asyncpg://...``)."""
+    kwargs: dict[str, Any] = {"future": True}
+    if url.startswith("sqlite"):
+        kwargs["connect_args"] = {"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000}
+    else:
+        kwargs["pool_pre_ping"] = True
+    engine = create_async_engine(url, **kwargs)
+    if url.startswith("sqlite"):
+        @event.listens_for(engine.sync_engine, "connect")
+        def _sqlite_pragmas(dbapi_conn, _record):  # pragma: no cover - trivial
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL survives a killed process
+            cur.close()
+    return engine
+
+
+def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+    """Session factory; sessions do not expire objects on commit."""
+    return async_sessionmaker(engine, expire_on_commit=False)

@@ -1,0 +1,59 @@
+"""The error shape of the HTTP API: ``{"error": {"code", "message"}}`` with a 4xx status."""
+from __future__ import annotations
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+
+class ApiError(Exception):
+    """A refused request: HTTP `status`, stable snake_case `code`, human `message`."""
+
+    def __init__(self, status: int, code: str, message: str):
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+def error_body(code: str, message: str) -> dict:
+    """The JSON body of an error answer."""
+    return {"error": {"code": code, "message": message}}
+
+
+# Which body field's validation failure gets which specific code (else bad_request).
+FIELD_CODES = {"name": "bad_name", "level": "bad_level", "public": "bad_request"}
+
+_HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
+               405: "method_not_allowed", 413: "too_large", 415: "unsupported_media_type",
+               429: "rate_limited"}
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Make ApiError, validation errors and Starlette HTTP errors answer in the error shape."""
+
+    @app.exception_handler(ApiError)
+    async def _api_error(_req: Request, exc: ApiError) -> JSONResponse:
+        return JSONResponse(error_body(exc.code, exc.message), status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation(_req: Request, exc: RequestValidationError) -> JSONResponse:
+        code, message = "bad_request", "The request is not valid."
+        for err in exc.errors():
+            loc = [str(p) for p in err.get("loc", ())]
+            field = loc[-1] if loc else ""
+            if err.get("type") == "json_invalid":
+                code, message = "bad_request", "The body is not valid JSON."
+                break
+            if field in FIELD_CODES:
+                code = FIELD_CODES[field]
+                message = f"{field}: {str(err.get('msg', 'invalid')).removeprefix('Value error, ')}"
+                break
+            message = f"{'.'.join(loc[1:]) or 'body'}: {err.get('msg', 'invalid')}"
+        return JSONResponse(error_body(code, message), status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_req: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = _HTTP_CODES.get(exc.status_code, "error")
+        message = exc.detail if isinstance(exc.detail, str) else "Request refused."
+        return JSONResponse(error_body(code, message), status_code=exc.status_code,
+                            headers=getattr(exc, "headers", None))

@@ -1,0 +1,133 @@
+"""Live connections: one bounded send queue and one writer task per WebSocket.
+
+A slow or dead peer never delays anyone else: frames are queued without waiting
+(`Connection.send`), and a connection whose queue is full is dropped (closed with 1013).
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from typing import Any
+
+from starlette.websockets import WebSocket
+
+log = logging.getLogger("osaka.hub")
+CLOSE_TIMEOUT_S = 5.0
+
+
+def dumps(msg: dict[str, Any]) -> str:
+    """Serialize one outgoing message (compact JSON text)."""
+    return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
+
+
+class Connection:
+    """One accepted WebSocket with its seat (None for a spectator or the lobby feed)."""
+
+    def __init__(self, ws: WebSocket, *, room: str | None, seat: int | None, queue_size: int,
+                 flood_rate: float, flood_burst: int):
+        self.ws = ws
+        self.room = room
+        self.seat = seat
+        self.closed = False
+        self.bad_messages = 0
+        self._queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=queue_size)
+        self._writer = asyncio.create_task(self._write(), name=f"ws-writer-{room}")
+        self._rate, self._burst = flood_rate, float(flood_burst)
+        self._tokens, self._last = float(flood_burst), time.monotonic()
+
+    def send(self, msg: dict[str, Any] | str) -> None:
+        """Queue one frame without waiting; drop the connection if its queue is full."""
+        if self.closed:
+            return
+        text = msg if isinstance(msg, str) else dumps(msg)
+        try:
+            self._queue.put_nowait(text)
+        except asyncio.QueueFull:
+            log.info("dropping a slow connection (room %s, seat %s)", self.room, self.seat)
+            self.drop(1013, "too slow")
+
+    def allow(self) -> bool:
+        """Token bucket for incoming messages: False when the client floods."""
+        now = time.monotonic()
+        self._tokens = min(self._burst, self._tokens + (now - self._last) * self._rate)
+        self._last = now
+        if self._tokens >= 1.0:
+            self._tokens -= 1.0
+            return True
+        return False
+
+    async def _write(self) -> None:
+        try:
+            while True:
+                text = await self._queue.get()
+                if text is None:
+                    break
+                await self.ws.send_text(text)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the peer went away: the reader loop will notice too
+            self.closed = True
+
+    def drop(self, code: int = 1000, reason: str = "") -> None:
+        """Stop sending at once and close the socket in the background."""
+        if self.closed:
+            return
+        self.closed = True
+        self._writer.cancel()
+        asyncio.get_running_loop().create_task(self._close(code, reason))
+
+    async def _close(self, code: int, reason: str) -> None:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.ws.close(code, reason), CLOSE_TIMEOUT_S)
+
+    async def finish(self, code: int = 1000, reason: str = "") -> None:
+        """Flush what is queued (bounded by CLOSE_TIMEOUT_S), then close."""
+        if self.closed:
+            return
+        with contextlib.suppress(asyncio.QueueFull):
+            self._queue.put_nowait(None)
+        with contextlib.suppress(Exception, asyncio.TimeoutError):
+            await asyncio.wait_for(asyncio.shield(self._writer), CLOSE_TIMEOUT_S)
+        self.closed = True
+        self._writer.cancel()
+        await self._close(code, reason)
+
+    def stop_writer(self) -> None:
+        """Forget the connection after its reader ended (the socket is gone)."""
+        self.closed = True
+        self._writer.cancel()
+
+
+class Hub:
+    """Who is connected where, in this process: room code → connections, and the lobby feed."""
+
+    def __init__(self) -> None:
+        self.rooms: dict[str, set[Connection]] = {}
+        self.lobby: set[Connection] = set()
+
+    def add(self, conn: Connection) -> None:
+        """Register a room connection."""
+        self.rooms.setdefault(conn.room, set()).add(conn)
+
+    def remove(self, conn: Connection) -> None:
+        """Unregister a room connection."""
+        conns = self.rooms.get(conn.room)
+        if conns is not None:
+            conns.discard(conn)
+            if not conns:
+                del self.rooms[conn.room]
+
+    def of(self, code: str) -> list[Connection]:
+        """Live connections of a room."""
+        return [c for c in self.rooms.get(code, ()) if not c.closed]
+
+    def connected_seats(self, code: str) -> set[int]:
+        """Seats with at least one live connection in this process."""
+        return {c.seat for c in self.of(code) if c.seat is not None}
+
+    def busy_rooms(self) -> set[str]:
+        """Codes of rooms with at least one live connection."""
+        return {code for code in self.rooms if self.of(code)}

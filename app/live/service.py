@@ -1,0 +1,451 @@
+"""The authoritative table service: per-room lock → version check → engine → commit → fan-out.
+
+Every frame to a connection is built from `engine.player_view` for that connection's seat and
+from events filtered by `visible_to`. An action is committed before anyone hears of it.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from datetime import timedelta
+from typing import Any
+from urllib.parse import urlsplit
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.orm import selectinload
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+import engine
+
+from .. import rooms as R
+from ..config import Settings
+from ..errors import ApiError
+from ..models import ActionRow, Room, Seat, utcnow
+from ..security import cookie_name, normalize_code
+from .hub import Connection, Hub, dumps
+from .table import Table, visible
+
+log = logging.getLogger("osaka.live")
+MAX_ACTION_ID = 128
+
+
+def error_msg(code: str, message: str, msg_id: Any = None) -> dict:
+    """An `error` frame (the `id` of the refused message when it had a usable one)."""
+    out: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if isinstance(msg_id, str) and len(msg_id) <= MAX_ACTION_ID:
+        out["id"] = msg_id
+    return out
+
+
+class BadMessage(Exception):
+    """A client frame that is not a valid message (→ `bad_message`)."""
+
+
+def parse_client_message(text: str) -> dict:
+    """Check one client frame: `{"type": "ping"}` or `{"type": "act", "id", "version", "action"}`.
+
+    Raises BadMessage with a reason for anything else."""
+    try:
+        msg = json.loads(text)
+    except (ValueError, RecursionError):
+        raise BadMessage("The message is not JSON.") from None
+    if not isinstance(msg, dict):
+        raise BadMessage("A message is a JSON object.")
+    kind = msg.get("type")
+    if kind == "ping":
+        return msg
+    if kind != "act":
+        raise BadMessage("Unknown message type.")
+    msg_id, version, action = msg.get("id"), msg.get("version"), msg.get("action")
+    if not isinstance(msg_id, str) or not 1 <= len(msg_id) <= MAX_ACTION_ID:
+        raise BadMessage(f"`id` is a string of 1 to {MAX_ACTION_ID} characters.")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 0:
+        raise BadMessage("`version` is a non-negative integer.")
+    if not isinstance(action, dict):
+        raise BadMessage("`action` is a JSON object.")
+    return msg
+
+
+class Live:
+    """Rooms being watched or played in this process, on top of the database."""
+
+    def __init__(self, settings: Settings, sessions: async_sessionmaker[AsyncSession]):
+        from .bots import BotDriver  # local: bots imports this module's types
+        self.settings = settings
+        self.sessions = sessions
+        self.hub = Hub()
+        self.tables: dict[str, Table] = {}
+        self.bots = BotDriver(self)
+        self._lobby_sent: str | None = None
+        self._lobby_lock = asyncio.Lock()
+
+    # ---------------------------------------------------------------- tables
+    def table(self, room: Room) -> Table:
+        """The cached table of a room (created empty; `Table.sync` fills it)."""
+        table = self.tables.get(room.code)
+        if table is None or table.room_id != room.id:
+            table = self.tables[room.code] = Table(room.code, room.id)
+        return table
+
+    async def synced_table(self, session: AsyncSession, room: Room) -> Table:
+        """The room's table caught up with the database (call with the table lock held)."""
+        table = self.table(room)
+        await table.sync(session, room)
+        return table
+
+    # ------------------------------------------------------------- summaries
+    def summary(self, room: Room, you: int | None) -> dict:
+        """Room summary with presence from this process's connections."""
+        return R.summary(room, self.hub.connected_seats(room.code), you)
+
+    async def broadcast_room(self, session: AsyncSession, code: str) -> None:
+        """Send the fresh room summary to every connection of the room."""
+        conns = self.hub.of(code)
+        if not conns:
+            return
+        room = await session.scalar(select(Room).where(Room.code == code)
+                                    .options(selectinload(Room.seats)).execution_options(populate_existing=True))
+        if room is None:
+            return
+        base = self.summary(room, None)
+        for conn in conns:
+            conn.send({"type": "room", "room": {**base, "you": conn.seat}})
+
+    def send_sync(self, conn: Connection, table: Table) -> None:
+        """History, then state, to one connection (on connect)."""
+        if table.state is None:
+            return
+        conn.send({"type": "history", "version": table.version, "events": table.history(conn.seat)})
+        conn.send({"type": "state", "version": table.version, "view": table.view(conn.seat)})
+
+    def send_state(self, conn: Connection, table: Table) -> None:
+        """The current state to one connection."""
+        if table.state is not None:
+            conn.send({"type": "state", "version": table.version, "view": table.view(conn.seat)})
+
+    def broadcast_game(self, table: Table, events: list[dict] | None) -> None:
+        """Events (filtered per seat) then state to every connection; views built once per seat."""
+        frames: dict[int | None, tuple[str | None, str]] = {}
+        for conn in self.hub.of(table.code):
+            if conn.seat not in frames:
+                ev = None
+                if events is not None:
+                    ev = dumps({"type": "event", "version": table.version,
+                                "events": visible(events, conn.seat)})
+                st = dumps({"type": "state", "version": table.version, "view": table.view(conn.seat)})
+                frames[conn.seat] = (ev, st)
+            ev, st = frames[conn.seat]
+            if ev is not None:
+                conn.send(ev)
+            conn.send(st)
+
+    # ------------------------------------------------------------ HTTP hooks
+    async def after_room_change(self, code: str, *, game_started: bool = False) -> None:
+        """Tell a room's connections (and the lobby) after an HTTP change; start bots."""
+        async with self.sessions() as session:
+            room = await session.scalar(select(Room).where(Room.code == code)
+                                        .options(selectinload(Room.seats)))
+            if room is not None:
+                table = self.table(room)
+                async with table.lock:
+                    await self.broadcast_room(session, code)
+                    if game_started:
+                        await table.sync(session, room)
+                        for conn in self.hub.of(code):
+                            self.send_sync(conn, table)
+        await self.lobby_changed()
+        if room is not None and room.status == "playing":
+            self.bots.kick(code)
+
+    # ------------------------------------------------------------- WebSocket
+    async def serve_room(self, ws: WebSocket, raw_code: str) -> None:
+        """Run one room WebSocket from handshake to close (docs/protocol.md)."""
+        await ws.accept()
+        code = normalize_code(raw_code)
+        token, from_cookie = _token_of(ws, code)
+        async with self.sessions() as session:
+            try:
+                room = await R.load_room(session, raw_code)
+            except ApiError as exc:
+                await _refuse(ws, exc.code, exc.message)
+                return
+            seat = None
+            if token is not None:
+                if from_cookie and not _same_origin(ws):
+                    await _refuse(ws, "bad_origin", "Cross-site connections may not use the seat cookie.")
+                    return
+                found = R.seat_of(room, token)
+                if found is None:
+                    await _refuse(ws, "bad_token", "This token does not belong to a seat of this room.")
+                    return
+                seat = found.seat
+            conn = Connection(ws, room=room.code, seat=seat, queue_size=self.settings.send_queue_size,
+                              flood_rate=self.settings.flood_rate, flood_burst=self.settings.flood_burst)
+            table = self.table(room)
+            async with table.lock:
+                if seat is not None and found.bot_level is not None and found.token_hash is not None:
+                    found.bot_level = None  # the player takes the seat back from the computer
+                room.active_at = utcnow()
+                await session.commit()
+                self.hub.add(conn)
+                await self.broadcast_room(session, room.code)
+                await table.sync(session, room)
+                self.send_sync(conn, table)
+        await self.lobby_changed()
+        try:
+            await self._read_loop(conn, table)
+        finally:
+            conn.stop_writer()
+            self.hub.remove(conn)
+            await self._after_disconnect(room.code)
+
+    async def _after_disconnect(self, code: str) -> None:
+        try:
+            async with self.sessions() as session:
+                await session.execute(update(Room).where(Room.code == code).values(active_at=utcnow()))
+                await session.commit()
+                table = self.tables.get(code)
+                if table is not None:
+                    async with table.lock:
+                        await self.broadcast_room(session, code)
+            await self.lobby_changed()
+        except Exception:  # the server may be shutting down
+            log.exception("after disconnect of room %s", code)
+
+    async def _read_loop(self, conn: Connection, table: Table) -> None:
+        limit = self.settings.max_frame_bytes
+        while not conn.closed:
+            try:
+                frame = await conn.ws.receive()
+            except (WebSocketDisconnect, RuntimeError):
+                return
+            if frame["type"] == "websocket.disconnect":
+                return
+            text = frame.get("text")
+            if not conn.allow():
+                self._bad(conn, "rate_limited", "Too many messages; slow down.")
+                continue
+            if text is None:
+                self._bad(conn, "bad_message", "Messages are JSON text frames.")
+                continue
+            if len(text) > limit or len(text.encode("utf-8", "surrogatepass")) > limit:
+                self._bad(conn, "bad_message", f"A message is at most {limit} bytes.")
+                continue
+            try:
+                msg = parse_client_message(text)
+            except BadMessage as exc:
+                self._bad(conn, "bad_message", str(exc))
+                continue
+            if msg["type"] == "ping":
+                conn.send({"type": "pong"})
+                continue
+            if conn.seat is None:
+                conn.send(error_msg("not_seated", "Spectators cannot act.", msg["id"]))
+                continue
+            await self.act(table.code, conn.seat, msg["id"], msg["version"], msg["action"], reply=conn)
+
+    def _bad(self, conn: Connection, code: str, message: str) -> None:
+        conn.bad_messages += 1
+        conn.send(error_msg(code, message))
+        if conn.bad_messages >= self.settings.max_bad_messages:
+            conn.drop(1008, "too many bad messages")
+
+    async def serve_lobby(self, ws: WebSocket) -> None:
+        """The lobby feed: `{"type": "rooms", "rooms": [...]}` on connect and on every change."""
+        await ws.accept()
+        conn = Connection(ws, room=None, seat=None, queue_size=self.settings.send_queue_size,
+                          flood_rate=self.settings.flood_rate, flood_burst=self.settings.flood_burst)
+        self.hub.lobby.add(conn)
+        try:
+            async with self.sessions() as session:
+                rooms = await R.lobby_rooms(session, self.settings.lobby_idle_s, self.hub.busy_rooms())
+            conn.send({"type": "rooms", "rooms": rooms})
+            while not conn.closed:
+                try:
+                    frame = await ws.receive()
+                except (WebSocketDisconnect, RuntimeError):
+                    return
+                if frame["type"] == "websocket.disconnect":
+                    return
+                text = frame.get("text")
+                if not conn.allow():
+                    self._bad(conn, "rate_limited", "Too many messages; slow down.")
+                elif text is not None and len(text) <= 1024 and _is_ping(text):
+                    conn.send({"type": "pong"})
+                else:
+                    self._bad(conn, "bad_message", "The lobby feed only answers pings.")
+        finally:
+            conn.stop_writer()
+            self.hub.lobby.discard(conn)
+
+    async def lobby_changed(self) -> None:
+        """Push the open public rooms to lobby connections if the list changed."""
+        async with self._lobby_lock:
+            async with self.sessions() as session:
+                rooms = await R.lobby_rooms(session, self.settings.lobby_idle_s, self.hub.busy_rooms())
+            text = dumps({"type": "rooms", "rooms": rooms})
+            if text == self._lobby_sent:
+                return
+            self._lobby_sent = text
+            for conn in list(self.hub.lobby):
+                conn.send(text)
+
+    # --------------------------------------------------------------- actions
+    async def act(self, code: str, seat: int, action_id: str, version: int, action: dict, *,
+                  reply: Connection | None = None, bot_level: str | None = None) -> bool:
+        """Apply one action exactly once; True when it was applied.
+
+        Refusals go to `reply` as `error` frames: `stale_version`, `game_not_started`, the
+        engine's `IllegalAction.code`; a known `action_id` gets the current state instead.
+        A computer player's action (`bot_level` set) is dropped if the seat is no longer a bot's.
+        """
+        table = self.tables.get(code)
+        if table is None:
+            return False
+        def refuse(err: str, message: str) -> bool:
+            if reply is not None:
+                reply.send(error_msg(err, message, action_id))
+            return False
+        async with table.lock:
+            async with self.sessions() as session:
+                room = await session.scalar(select(Room).where(Room.id == table.room_id)
+                                            .execution_options(populate_existing=True))
+                if room is None:
+                    return refuse("room_not_found", "The room is gone.")
+                if room.seed is None:
+                    return refuse("game_not_started", "The game has not started yet.")
+                await table.sync(session, room)
+                seen = await session.scalar(select(ActionRow.id).where(
+                    ActionRow.room_id == room.id, ActionRow.action_id == action_id))
+                if seen is not None:
+                    if reply is not None:
+                        self.send_state(reply, table)
+                    return False
+                if version != table.version:
+                    return refuse("stale_version", f"The game is at version {table.version}, not {version}.")
+                if bot_level is not None:
+                    level = await session.scalar(select(Seat.bot_level).where(
+                        Seat.room_id == room.id, Seat.seat == seat))
+                    if level is None:
+                        return False
+                try:
+                    parsed = engine.action_from_json(action)
+                    new_state, events = engine.play(table.state, seat, parsed)
+                except engine.IllegalAction as exc:
+                    return refuse(exc.code, exc.message)
+                new_version = table.version + 1
+                status = "over" if new_state.phase == "over" else "playing"
+                try:
+                    session.add(ActionRow(room_id=room.id, version=new_version, action_id=action_id,
+                                          seat=seat, action=parsed.to_json(), created_at=utcnow()))
+                    result = await session.execute(
+                        update(Room).where(Room.id == room.id, Room.version == table.version)
+                        .values(version=new_version, status=status))
+                    if result.rowcount != 1:
+                        raise IntegrityError("version moved", None, Exception("lost race"))
+                    await session.commit()
+                except IntegrityError:
+                    # Another process committed first: catch up and answer like a late client.
+                    await session.rollback()
+                    room = await session.scalar(select(Room).where(Room.id == table.room_id)
+                                                .execution_options(populate_existing=True))
+                    await table.sync(session, room)
+                    dup = await session.scalar(select(ActionRow.id).where(
+                        ActionRow.room_id == room.id, ActionRow.action_id == action_id))
+                    if dup is not None:
+                        if reply is not None:
+                            self.send_state(reply, table)
+                        return False
+                    return refuse("stale_version", f"The game is at version {table.version}.")
+                table.state, table.version = new_state, new_version
+                table.events.append(events)
+                self.broadcast_game(table, events)
+                if status == "over":
+                    await self.broadcast_room(session, code)
+        self.bots.kick(code)
+        return True
+
+    # ------------------------------------------------------- upkeep/lifespan
+    async def resume(self) -> None:
+        """After a (re)start: let computer players continue in every game that is theirs to move."""
+        async with self.sessions() as session:
+            codes = (await session.scalars(select(Room.code).where(Room.status == "playing"))).all()
+        for code in codes:
+            self.bots.kick(code)
+
+    async def cleanup_once(self) -> None:
+        """Mark rooms with live connections as active, delete long-idle waiting rooms,
+        forget tables nobody watches, and refresh the lobby feed."""
+        busy = self.hub.busy_rooms()
+        now = utcnow()
+        async with self.sessions() as session:
+            if busy:
+                await session.execute(update(Room).where(Room.code.in_(busy)).values(active_at=now))
+            stale = delete(Room).where(Room.status == "waiting",
+                                       Room.active_at < now - timedelta(seconds=self.settings.room_ttl_s))
+            if busy:
+                stale = stale.where(Room.code.not_in(busy))
+            await session.execute(stale)
+            await session.commit()
+        for code in list(self.tables):
+            if code not in busy and not self.bots.running(code):
+                del self.tables[code]
+        for conn in list(self.hub.lobby):
+            if conn.closed:
+                self.hub.lobby.discard(conn)
+        await self.lobby_changed()
+
+    async def cleanup_loop(self) -> None:
+        """Run `cleanup_once` every `cleanup_interval_s` seconds until cancelled."""
+        while True:
+            await asyncio.sleep(self.settings.cleanup_interval_s)
+            try:
+                await self.cleanup_once()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("cleanup failed")
+
+    async def close(self) -> None:
+        """Close every connection and stop the computer players (shutdown)."""
+        self.bots.shutdown()
+        for conn in [c for conns in self.hub.rooms.values() for c in conns] + list(self.hub.lobby):
+            conn.drop(1001, "server shutting down")
+
+
+def _is_ping(text: str) -> bool:
+    try:
+        return json.loads(text) == {"type": "ping"}
+    except ValueError:
+        return False
+
+
+def _token_of(ws: WebSocket, code: str | None) -> tuple[str | None, bool]:
+    """(token, came_from_cookie): the Bearer header wins over the room's cookie."""
+    auth = ws.headers.get("authorization", "")
+    if auth[:7].lower() == "bearer ":
+        return auth[7:].strip() or None, False
+    if code is not None:
+        token = ws.cookies.get(cookie_name(code))
+        if token:
+            return token, True
+    return None, False
+
+
+def _same_origin(ws: WebSocket) -> bool:
+    """A browser's handshake from another site must not ride on the seat cookie."""
+    origin = ws.headers.get("origin")
+    if not origin:
+        return True
+    return urlsplit(origin).netloc.lower() == ws.headers.get("host", "").lower()
+
+
+async def _refuse(ws: WebSocket, code: str, message: str) -> None:
+    try:
+        await ws.send_text(dumps(error_msg(code, message)))
+        await ws.close(1008, code)
+    except Exception:
+        pass

@@ -1,0 +1,107 @@
+"""The FastAPI application: `create_app(settings)` wires routers, static files, errors, lifespan."""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+
+from .config import Settings
+from .db import make_engine, make_sessionmaker
+from .errors import error_body, install_error_handlers
+from .live.hub import dumps
+from .live.service import Live
+from .migrate import head_revisions
+from .routes import health, pages, rooms, ws
+
+ROOT = Path(__file__).resolve().parent.parent
+log = logging.getLogger("osaka")
+
+
+class BodyLimit:
+    """Pure ASGI middleware: HTTP bodies over `limit` bytes get 413 `too_large` (nothing read further)."""
+
+    def __init__(self, app, limit: int):
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        length = dict(scope.get("headers") or []).get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.limit):
+            return await self._too_large(send)
+        seen = 0
+        started = False
+
+        async def limited_receive():
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    raise _TooLarge
+            return message
+
+        async def tracking_send(message):
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, limited_receive, tracking_send)
+        except _TooLarge:
+            if not started:
+                await self._too_large(send)
+
+    async def _too_large(self, send):
+        body = dumps(error_body("too_large", f"The body is larger than {self.limit} bytes.")).encode()
+        await send({"type": "http.response.start", "status": 413,
+                    "headers": [(b"content-type", b"application/json"),
+                                (b"content-length", str(len(body)).encode())]})
+        await send({"type": "http.response.body", "body": body})
+
+
+class _TooLarge(Exception):
+    pass
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """Build the app. Settings are read from the environment here, once, unless given."""
+    settings = settings or Settings()
+    db_engine = make_engine(settings.database_url)
+    live = Live(settings, make_sessionmaker(db_engine))
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        await live.resume()
+        cleanup = asyncio.create_task(live.cleanup_loop(), name="cleanup")
+        try:
+            yield
+        finally:
+            cleanup.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await cleanup
+            await live.close()
+            await db_engine.dispose()
+
+    app = FastAPI(title="Traders of Osaka", version="0.1.0", lifespan=lifespan,
+                  description="Rooms and live games of Traders of Osaka. Protocol: docs/protocol.md.")
+    app.state.settings = settings
+    app.state.live = live
+    app.state.db_engine = db_engine
+    app.state.migration_heads = head_revisions(settings.database_url)
+    install_error_handlers(app)
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    app.include_router(health.router)
+    app.include_router(rooms.router)
+    app.include_router(ws.router)
+    app.include_router(pages.router)
+    static = ROOT / "static"
+    if static.is_dir():
+        app.mount("/static", StaticFiles(directory=static), name="static")
+    return app

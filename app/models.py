@@ -1,0 +1,77 @@
+"""Database tables: rooms, seats, actions. The database is the truth; memory only caches it.
+
+A game is stored as its seed plus the log of applied actions; the state is rebuilt by
+replaying the log through ``engine.apply_action``. ``rooms.version`` = number of actions.
+"""
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String,
+                        UniqueConstraint)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+
+def utcnow() -> datetime:
+    """Current UTC time, naive (stored the same way in SQLite and PostgreSQL)."""
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class Base(DeclarativeBase):
+    """Declarative base of all tables."""
+
+
+class Room(Base):
+    """A room: code, visibility, status (waiting/playing/over), the game's seed and version."""
+
+    __tablename__ = "rooms"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    code: Mapped[str] = mapped_column(String(16), unique=True, index=True)
+    public: Mapped[bool] = mapped_column(Boolean, default=True)
+    status: Mapped[str] = mapped_column(String(16), default="waiting", index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    active_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)  # last time someone was connected
+    num_players: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    seed: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    started_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+
+    seats: Mapped[list[Seat]] = relationship(back_populates="room", order_by="Seat.seat",
+                                             cascade="all, delete-orphan", passive_deletes=True)
+
+
+class Seat(Base):
+    """A seat of a room. `token_hash` = sha256 hex of the seat token (None for a computer
+    player); `bot_level` is set while a computer player controls the seat."""
+
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("room_id", "seat", name="uq_seats_room_seat"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(64))
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    bot_level: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+    room: Mapped[Room] = relationship(back_populates="seats")
+
+
+class ActionRow(Base):
+    """One applied action. `version` is the room version after it (1, 2, ...)."""
+
+    __tablename__ = "actions"
+    __table_args__ = (
+        UniqueConstraint("room_id", "version", name="uq_actions_room_version"),
+        UniqueConstraint("room_id", "action_id", name="uq_actions_room_action_id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
+    version: Mapped[int] = mapped_column(Integer)
+    action_id: Mapped[str] = mapped_column(String(128))
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[dict] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)

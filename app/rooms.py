@@ -1,0 +1,195 @@
+"""Rooms and seats in the database: create, join, add computer players, start, summaries.
+
+Every function takes an open `AsyncSession` and commits at most once (one request = one
+transaction). Refusals raise `ApiError` with the codes of docs/protocol.md.
+"""
+from __future__ import annotations
+
+import secrets
+from datetime import datetime, timedelta
+
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import selectinload
+
+from .errors import ApiError
+from .models import Room, Seat, utcnow
+from .security import hash_token, new_room_code, new_token, normalize_code, token_matches
+
+MAX_SEATS = 4
+MIN_PLAYERS = 2
+HOST_SEAT = 0
+BOT_NAMES = {"easy": "Bot (easy)", "normal": "Bot (normal)", "hard": "Bot (hard)"}
+
+
+def room_url(code: str) -> str:
+    """The page of a room: ``/r/{code}``."""
+    return f"/r/{code}"
+
+
+def iso(ts: datetime) -> str:
+    """A stored (naive UTC) timestamp as ISO 8601 with ``Z``."""
+    return ts.replace(microsecond=0).isoformat() + "Z"
+
+
+async def load_room(session: AsyncSession, raw_code: str) -> Room:
+    """The room with its seats; `ApiError(404, room_not_found)` if there is none."""
+    code = normalize_code(raw_code)
+    room = None
+    if code is not None:
+        room = await session.scalar(select(Room).where(Room.code == code)
+                                    .options(selectinload(Room.seats)))
+    if room is None:
+        raise ApiError(404, "room_not_found", "There is no room with this code.")
+    return room
+
+
+def seat_of(room: Room, token: str | None) -> Seat | None:
+    """The seat whose token this is (every seat is compared, in constant time), or None."""
+    found = None
+    if token:
+        for seat in room.seats:
+            if token_matches(token, seat.token_hash):
+                found = seat
+    return found
+
+
+def require_host(room: Room, token: str | None) -> Seat:
+    """The host's seat; 401 `unauthorized` without a valid token, 403 `not_host` otherwise."""
+    seat = seat_of(room, token)
+    if seat is None:
+        raise ApiError(401, "unauthorized", "A seat token of this room is needed.")
+    if seat.seat != HOST_SEAT:
+        raise ApiError(403, "not_host", "Only the host may do this.")
+    return seat
+
+
+async def create_room(session: AsyncSession, name: str, public: bool) -> tuple[Room, str]:
+    """A new waiting room with the creator as host in seat 0 → (room, token)."""
+    token = new_token()
+    for _ in range(5):
+        room = Room(code=new_room_code(), public=public, status="waiting", version=0,
+                    created_at=utcnow(), active_at=utcnow())
+        room.seats = [Seat(seat=HOST_SEAT, name=name, token_hash=hash_token(token), created_at=utcnow())]
+        session.add(room)
+        try:
+            await session.commit()
+            return room, token
+        except IntegrityError:  # code collision (2^-50 per pair): try another
+            await session.rollback()
+    raise ApiError(409, "conflict", "Could not allocate a room code; try again.")
+
+
+def _require_waiting(room: Room) -> None:
+    if room.status != "waiting":
+        raise ApiError(409, "game_started", "The game has already started.")
+
+
+def _next_seat(room: Room) -> int:
+    taken = {s.seat for s in room.seats}
+    for n in range(MAX_SEATS):
+        if n not in taken:
+            return n
+    raise ApiError(409, "room_full", f"The room already has {MAX_SEATS} players.")
+
+
+async def join_room(session: AsyncSession, room: Room, name: str) -> tuple[Seat, str]:
+    """Seat a new player in the next free seat → (seat, token).
+
+    409 `game_started` after the start, 409 `room_full` with 4 seats taken."""
+    _require_waiting(room)
+    number = _next_seat(room)
+    token = new_token()
+    seat = Seat(room_id=room.id, seat=number, name=name, token_hash=hash_token(token), created_at=utcnow())
+    session.add(seat)
+    room.active_at = utcnow()
+    await _commit_seat(session)
+    return seat, token
+
+
+async def add_bot(session: AsyncSession, room: Room, level: str) -> Seat:
+    """A computer player of `level` takes the next free seat (before the start)."""
+    _require_waiting(room)
+    number = _next_seat(room)
+    seat = Seat(room_id=room.id, seat=number, name=BOT_NAMES[level], token_hash=None,
+                bot_level=level, created_at=utcnow())
+    session.add(seat)
+    await _commit_seat(session)
+    return seat
+
+
+async def _commit_seat(session: AsyncSession) -> None:
+    try:
+        await session.commit()
+    except IntegrityError:  # someone else took that seat number at the same moment
+        await session.rollback()
+        raise ApiError(409, "conflict", "Someone else took that seat at the same moment; try again.")
+
+
+async def start_game(session: AsyncSession, room: Room) -> None:
+    """Fix the player count and a fresh random seed; status → playing (R-setup).
+
+    409 `game_started` if already started, 409 `not_enough_players` with fewer than 2."""
+    _require_waiting(room)
+    if len(room.seats) < MIN_PLAYERS:
+        raise ApiError(409, "not_enough_players", f"At least {MIN_PLAYERS} players are needed.")
+    result = await session.execute(
+        update(Room).where(Room.id == room.id, Room.status == "waiting")
+        .values(status="playing", seed=secrets.randbits(62), num_players=len(room.seats),
+                started_at=utcnow(), version=0))
+    if result.rowcount != 1:
+        await session.rollback()
+        raise ApiError(409, "game_started", "The game has already started.")
+    await session.commit()
+
+
+async def hand_seat_to_bot(session: AsyncSession, room: Room, number: int, level: str,
+                           connected: set[int]) -> Seat:
+    """During a game, let a computer player of `level` play a disconnected seat.
+
+    404 `seat_not_found`, 409 `game_not_started` / `game_over` / `seat_connected`."""
+    if room.status == "waiting":
+        raise ApiError(409, "game_not_started", "The game has not started yet.")
+    if room.status == "over":
+        raise ApiError(409, "game_over", "The game is over.")
+    seat = next((s for s in room.seats if s.seat == number), None)
+    if seat is None:
+        raise ApiError(404, "seat_not_found", "There is no such seat in this room.")
+    if number in connected:
+        raise ApiError(409, "seat_connected", "That player is connected.")
+    seat.bot_level = level
+    await session.commit()
+    return seat
+
+
+def summary(room: Room, connected: set[int], you: int | None) -> dict:
+    """The room summary of docs/protocol.md (`RoomOut`)."""
+    return {
+        "code": room.code, "url": room_url(room.code), "status": room.status,
+        "public": room.public, "host_seat": HOST_SEAT, "max_seats": MAX_SEATS,
+        "created_at": iso(room.created_at), "version": room.version,
+        "players": [{"seat": s.seat, "name": s.name, "bot": s.bot_level is not None,
+                     "bot_level": s.bot_level,
+                     "connected": s.bot_level is not None or s.seat in connected}
+                    for s in sorted(room.seats, key=lambda s: s.seat)],
+        "you": you,
+    }
+
+
+async def lobby_rooms(session: AsyncSession, idle_s: float, busy: set[str]) -> list[dict]:
+    """Open public rooms: waiting, a free seat, and someone connected within `idle_s` seconds."""
+    since = utcnow() - timedelta(seconds=idle_s)
+    rooms = (await session.scalars(
+        select(Room).where(Room.public.is_(True), Room.status == "waiting")
+        .options(selectinload(Room.seats)).order_by(Room.created_at.desc(), Room.id.desc())
+        .limit(200))).all()
+    out = []
+    for room in rooms:
+        if len(room.seats) >= MAX_SEATS or (room.active_at < since and room.code not in busy):
+            continue
+        out.append({"code": room.code, "url": room_url(room.code),
+                    "players": [s.name for s in sorted(room.seats, key=lambda s: s.seat)],
+                    "seats_free": MAX_SEATS - len(room.seats), "status": room.status,
+                    "created_at": iso(room.created_at)})
+    return out

@@ -1,0 +1,30 @@
+"""Liveness and readiness."""
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+
+from ..migrate import current_revisions
+from ..schemas import StatusOut
+
+router = APIRouter(tags=["health"])
+
+
+@router.get("/healthz", response_model=StatusOut)
+async def healthz():
+    """The process is up: `{"status": "ok"}`."""
+    return {"status": "ok"}
+
+
+@router.get("/readyz", response_model=StatusOut, responses={503: {"description": "not ready"}})
+async def readyz(request: Request):
+    """200 `{"status": "ready"}` when the database answers and its schema is at the head
+    migration; else 503 `{"status": "not_ready", "reason": ...}`."""
+    try:
+        async with request.app.state.db_engine.connect() as conn:
+            current = await conn.run_sync(current_revisions)
+    except Exception:
+        return JSONResponse({"status": "not_ready", "reason": "database unreachable"}, status_code=503)
+    if current != request.app.state.migration_heads:
+        return JSONResponse({"status": "not_ready", "reason": "migrations not at head"}, status_code=503)
+    return {"status": "ready"}

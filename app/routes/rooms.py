@@ -1,0 +1,100 @@
+"""HTTP API of rooms (docs/protocol.md): create, list, show, join, bots, start, hand a seat to a bot."""
+from __future__ import annotations
+
+from fastapi import APIRouter, Path, Response
+
+from .. import rooms as R
+from ..deps import LiveDep, SessionDep, TokenDep
+from ..errors import ApiError
+from ..schemas import (BotIn, CreateRoomIn, CreateRoomOut, JoinRoomIn, JoinRoomOut, LobbyRoomOut,
+                       RoomOut, SeatOut, StatusOut)
+from ..security import cookie_name
+
+router = APIRouter(prefix="/api/rooms", tags=["rooms"])
+COOKIE_MAX_AGE_S = 30 * 86400
+ERRORS = {404: {"description": "`room_not_found`"}, 409: {"description": "see docs/protocol.md"}}
+
+
+def _set_seat_cookie(response: Response, live, code: str, token: str) -> None:
+    response.set_cookie(cookie_name(code), token, max_age=COOKIE_MAX_AGE_S, path="/", httponly=True,
+                        samesite="lax", secure=live.settings.cookie_secure)
+
+
+@router.post("", status_code=201, response_model=CreateRoomOut)
+async def create_room(body: CreateRoomIn, response: Response, live: LiveDep, session: SessionDep):
+    """Create a room; the caller is the host in seat 0. Sets the seat cookie; the token is shown once."""
+    room, token = await R.create_room(session, body.name, body.public)
+    _set_seat_cookie(response, live, room.code, token)
+    await live.lobby_changed()
+    return {"code": room.code, "url": R.room_url(room.code), "seat": 0, "token": token}
+
+
+@router.get("", response_model=list[LobbyRoomOut])
+async def list_rooms(live: LiveDep, session: SessionDep):
+    """The open public rooms (waiting, a seat free, someone around recently)."""
+    return await R.lobby_rooms(session, live.settings.lobby_idle_s, live.hub.busy_rooms())
+
+
+@router.get("/{code}", response_model=RoomOut, responses=ERRORS)
+async def show_room(code: str, live: LiveDep, session: SessionDep, token: TokenDep):
+    """The room summary; `you` is the caller's seat (from the cookie or Bearer token) or null."""
+    room = await R.load_room(session, code)
+    seat = R.seat_of(room, token)
+    return live.summary(room, seat.seat if seat else None)
+
+
+@router.post("/{code}/join", response_model=JoinRoomOut, responses=ERRORS)
+async def join_room(code: str, body: JoinRoomIn, response: Response, live: LiveDep,
+                    session: SessionDep, token: TokenDep):
+    """Take the next free seat. A caller who already holds a seat of this room gets it back."""
+    room = await R.load_room(session, code)
+    mine = R.seat_of(room, token)
+    if mine is not None:
+        return {"code": room.code, "url": R.room_url(room.code), "seat": mine.seat, "token": token}
+    async with live.table(room).lock:
+        await session.refresh(room, ["seats", "status"])
+        seat, new = await R.join_room(session, room, body.name)
+    _set_seat_cookie(response, live, room.code, new)
+    await live.after_room_change(room.code)
+    return {"code": room.code, "url": R.room_url(room.code), "seat": seat.seat, "token": new}
+
+
+@router.post("/{code}/bots", response_model=SeatOut, responses=ERRORS)
+async def add_bot(code: str, body: BotIn, live: LiveDep, session: SessionDep, token: TokenDep):
+    """(Host only, before the start.) A computer player of `level` takes the next free seat."""
+    room = await R.load_room(session, code)
+    R.require_host(room, token)
+    async with live.table(room).lock:
+        await session.refresh(room, ["seats", "status"])
+        seat = await R.add_bot(session, room, body.level)
+    await live.after_room_change(room.code)
+    return {"seat": seat.seat}
+
+
+@router.post("/{code}/start", response_model=StatusOut, responses=ERRORS)
+async def start_game(code: str, live: LiveDep, session: SessionDep, token: TokenDep):
+    """(Host only.) Start the game with the seated players; 409 `not_enough_players` below 2."""
+    room = await R.load_room(session, code)
+    R.require_host(room, token)
+    async with live.table(room).lock:
+        await session.refresh(room, ["seats", "status"])
+        await R.start_game(session, room)
+    await live.after_room_change(room.code, game_started=True)
+    return {"status": "playing"}
+
+
+@router.post("/{code}/seats/{seat}/bot", response_model=SeatOut, responses=ERRORS)
+async def seat_to_bot(code: str, body: BotIn, live: LiveDep, session: SessionDep, token: TokenDep,
+                      seat: int = Path(ge=0, le=R.MAX_SEATS - 1)):
+    """(Host only, during a game.) A computer player plays a disconnected seat until its player
+    connects again; 409 `seat_connected` while that seat has a live connection."""
+    room = await R.load_room(session, code)
+    R.require_host(room, token)
+    async with live.table(room).lock:
+        await session.refresh(room, ["seats", "status"])
+        await R.hand_seat_to_bot(session, room, seat, body.level, live.hub.connected_seats(room.code))
+    await live.after_room_change(room.code)
+    return {"seat": seat}
+
+
+__all__ = ["router", "ApiError"]

@@ -1,0 +1,121 @@
+"""Pydantic models of the HTTP bodies and answers (see docs/protocol.md)."""
+from __future__ import annotations
+
+import unicodedata
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
+
+BotLevel = Literal["easy", "normal", "hard"]
+RoomStatus = Literal["waiting", "playing", "over"]
+MAX_NAME = 24
+_BIDI_CONTROLS = set(range(0x202A, 0x202F)) | set(range(0x2066, 0x206A)) | {0x200E, 0x200F, 0x061C}
+
+
+def clean_name(value: object) -> str:
+    """A player name: trimmed, 1 to 24 characters, no control characters (docs/protocol.md).
+
+    Raises ValueError (→ 422 bad_name) otherwise. Names are shown as text, never as HTML.
+    """
+    if not isinstance(value, str):
+        raise ValueError("a name is a string")
+    name = unicodedata.normalize("NFC", value).strip()
+    if not 1 <= len(name) <= MAX_NAME:
+        raise ValueError(f"a name has 1 to {MAX_NAME} characters")
+    for ch in name:
+        if unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cn") or ord(ch) in _BIDI_CONTROLS:
+            raise ValueError("a name may not contain control characters")
+    return name
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+
+class CreateRoomIn(_Body):
+    """Body of POST /api/rooms."""
+
+    name: str
+    public: StrictBool = True
+
+    _name = field_validator("name", mode="before")(clean_name)
+
+
+class JoinRoomIn(_Body):
+    """Body of POST /api/rooms/{code}/join."""
+
+    name: str
+
+    _name = field_validator("name", mode="before")(clean_name)
+
+
+class BotIn(_Body):
+    """Body of POST /api/rooms/{code}/bots and /seats/{seat}/bot."""
+
+    level: BotLevel = "normal"
+
+
+class CreateRoomOut(BaseModel):
+    """Answer of POST /api/rooms (201). The token is shown only here."""
+
+    code: str
+    url: str
+    seat: int
+    token: str
+
+
+class JoinRoomOut(BaseModel):
+    """Answer of POST /api/rooms/{code}/join. The token is shown only here."""
+
+    code: str
+    url: str
+    seat: int
+    token: str
+
+
+class SeatOut(BaseModel):
+    """Answer with a seat number (bots)."""
+
+    seat: int
+
+
+class PlayerOut(BaseModel):
+    """One seat in a room summary."""
+
+    seat: int
+    name: str
+    bot: bool
+    bot_level: BotLevel | None
+    connected: bool
+
+
+class RoomOut(BaseModel):
+    """The room summary (GET /api/rooms/{code} and the WebSocket `room` message)."""
+
+    code: str
+    url: str
+    status: RoomStatus
+    public: bool
+    host_seat: int = 0
+    max_seats: int = 4
+    created_at: str
+    version: int
+    players: list[PlayerOut]
+    you: int | None = None
+
+
+class LobbyRoomOut(BaseModel):
+    """One open public room in the lobby list."""
+
+    code: str
+    url: str
+    players: list[str]
+    seats_free: int
+    status: RoomStatus
+    created_at: str
+
+
+class StatusOut(BaseModel):
+    """A plain status answer."""
+
+    status: str = Field(examples=["ok"])
