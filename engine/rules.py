@@ -150,7 +150,11 @@ def _splits(caps: tuple[int, ...], n: int) -> tuple[tuple[int, ...], ...]:
 
 def minimal_payments(hand: tuple[int, ...], cost: int) -> list[tuple[int, ...]]:
     """Every distinct minimal payment of ``cost`` from ``hand`` (R-buy-2, R-buy-3), one per
-    multiset of card kinds (cards of the same colour and value are interchangeable)."""
+    multiset of card kinds (cards of the same colour and value are interchangeable).
+
+    A payment is minimal when it covers the cost and leaving out its lowest card would not;
+    so for each count of 5s and 3s there is at most one count of 2s that works.
+    """
     by_kind: list[list[int]] = [[], [], [], [], [], [], [], [], [], [], [], []]
     kind = KIND
     for c in hand:
@@ -160,29 +164,41 @@ def minimal_payments(hand: tuple[int, ...], cost: int) -> list[tuple[int, ...]]:
     have = (sum(caps[0]), sum(caps[1]), sum(caps[2]))
     if 2 * have[0] + 3 * have[1] + 5 * have[2] < cost:
         return []
+    picks_cache: dict[int, list[tuple[int, ...]]] = {}
+
+    def picks(v: int, n: int) -> list[tuple[int, ...]]:
+        """The distinct ways to pick n cards of value index v, as id tuples."""
+        key = v * 256 + n
+        found = picks_cache.get(key)
+        if found is None:
+            found = []
+            base = v * 4
+            for split in _splits(caps[v], n):
+                chosen: tuple[int, ...] = ()
+                for col in range(4):
+                    k = split[col]
+                    if k:
+                        chosen += tuple(by_kind[base + col][:k])
+                found.append(chosen)
+            picks_cache[key] = found
+        return found
+
     out = []
     for n5 in range(have[2] + 1):
         for n3 in range(have[1] + 1):
             s35 = 5 * n5 + 3 * n3
-            n2 = max(0, -(-(cost - s35) // 2))
+            n2 = -(-(cost - s35) // 2) if s35 < cost else 0
             if n2 > have[0]:
                 continue
             total = s35 + 2 * n2
-            if total < cost or total == 0:
-                continue
             lowest = 2 if n2 else 3 if n3 else 5
-            if total - lowest >= cost:
+            if total < cost or total - lowest >= cost:
                 continue
-            for a in _splits(caps[0], n2):
-                for b in _splits(caps[1], n3):
-                    for c5 in _splits(caps[2], n5):
-                        pay: list[int] = []
-                        for v, split in ((0, a), (1, b), (2, c5)):
-                            for col in range(4):
-                                k = split[col]
-                                if k:
-                                    pay += by_kind[v * 4 + col][:k]
-                        out.append(tuple(pay))
+            for x in picks(0, n2):
+                for y in picks(1, n3):
+                    xy = x + y
+                    for z in picks(2, n5):
+                        out.append(xy + z)
     return out
 
 
@@ -314,6 +330,10 @@ def _guarded(state, seat, action, ev):
         raise IllegalAction("malformed", f"the action could not be applied ({type(exc).__name__})") from None
 
 
+_PHASE_ACTIONS = {"token_draft": ("choose_token",), "insurance": ("insure",),
+                  "turn": ("buy", "take", "reserve", "pass")}
+
+
 def _step(state: GameState, seat, action: Action, ev: list | None) -> GameState:
     if type(seat) is not int or not 0 <= seat < state.num_players:
         raise IllegalAction("malformed", "no such seat")
@@ -323,9 +343,7 @@ def _step(state: GameState, seat, action: Action, ev: list | None) -> GameState:
         raise IllegalAction("not_your_turn", "it is not your decision")
     kind = action.type
     phase = state.phase
-    expected = {"token_draft": ("choose_token",), "insurance": ("insure",),
-                "turn": ("buy", "take", "reserve", "pass")}[phase]
-    if kind not in expected:
+    if kind not in _PHASE_ACTIONS[phase]:
         raise IllegalAction("wrong_phase", f"a {kind} action is not possible now ({phase})")
     s = state.copy()
     if kind == "take":
