@@ -1,0 +1,74 @@
+// The card catalogue as the engine defines it (docs/engine.md, R-comp-1/2) and the one card
+// component used for the Market, the Farm, hands, merchandise and the log.
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+export const COLORS = ["red", "blue", "yellow", "green"];
+/** Each goods colour also has its own shape, wherever the colour appears (colour-blind safe). */
+export const SYMBOL = { red: "◆", blue: "■", yellow: "▲", green: "●" };
+
+/** Colour name of a card id (id // 27). */
+export function cardColor(id) { return COLORS[Math.floor(id / 27)]; }
+/** Value of a card id: 2 (id % 27 in 0..10), 3 (11..19) or 5 (20..26). */
+export function cardValue(id) { const r = id % 27; return r <= 10 ? 2 : r <= 19 ? 3 : 5; }
+/** Insurance icons: 2 on a 2, 1 on a 3, 0 on a 5 (R-comp-2). */
+export function cardIcons(id) { const v = cardValue(id); return v === 2 ? 2 : v === 3 ? 1 : 0; }
+
+/** A short text form of a card for logs and labels: "◆5". */
+export function cardText(id) { return SYMBOL[cardColor(id)] + cardValue(id); }
+
+/** "red 5, 2 insurance icons" for screen readers and titles. */
+export function cardLabel(id) {
+  const c = cardColor(id);
+  const n = cardIcons(id);
+  return t("card.label", { color: t("color." + c), value: cardValue(id), icons: n });
+}
+
+function shields(n) {
+  const out = [];
+  for (let i = 0; i < n; i++) out.push(h("span", { class: "shield", "aria-hidden": "true" }));
+  return h("span", { class: "icons" }, out);
+}
+
+/**
+ * A card element. opts: {button: bool (a clickable <button>), selected, small, insured,
+ * reservedBy: {initial, pcolor, name} for a Reservation piece on it, onclick}.
+ */
+export function cardEl(id, opts = {}) {
+  const c = cardColor(id);
+  const cls = ["card", "c-" + c];
+  if (opts.small) cls.push("small");
+  if (opts.selected) cls.push("selected");
+  if (opts.insured) cls.push("insured");
+  if (opts.dim) cls.push("dim");
+  const attrs = {
+    class: cls.join(" "),
+    dataset: { card: id },
+    title: cardLabel(id),
+    "aria-label": cardLabel(id) + (opts.insured ? ", " + t("card.insured") : ""),
+  };
+  if (opts.button) {
+    attrs.type = "button";
+    attrs["aria-pressed"] = String(!!opts.selected);
+    if (opts.onclick) attrs.onclick = opts.onclick;
+    if (opts.disabled) attrs.disabled = true;
+  }
+  const el = h(opts.button ? "button" : "div", attrs,
+    h("span", { class: "v", "aria-hidden": "true" }, String(cardValue(id))),
+    h("span", { class: "sym", "aria-hidden": "true" }, SYMBOL[c]),
+    shields(cardIcons(id)),
+    opts.insured ? h("span", { class: "ins-mark", "aria-hidden": "true", title: t("card.insured") }, "✓") : null,
+    opts.reservedBy ? pieceEl(opts.reservedBy) : null,
+  );
+  return el;
+}
+
+/** A player's Reservation piece: their player colour, an outline and their initial. */
+export function pieceEl(p) {
+  return h("span", { class: "piece pc-" + p.pcolor, title: t("table.reserved_by", { name: p.name }) }, p.initial);
+}
+
+/** A goods colour symbol as a chip: "◆" in its colour. */
+export function symEl(color, extra) {
+  return h("span", { class: "symchip s-" + color, title: t("color." + color) }, SYMBOL[color], extra ?? null);
+}

@@ -1,0 +1,65 @@
+// The game log: one readable, translated line per event (docs/engine.md "Events").
+import { h } from "./dom.js";
+import { t, tn } from "./i18n.js";
+import { cardColor, cardText, SYMBOL } from "./cards.js";
+import { playerName } from "./common.js";
+
+function cardsNode(ids) {
+  if (!ids || !ids.length) return h("span", { class: "muted" }, t("log.none"));
+  return h("span", { class: "lcards" }, ids.map((id, i) => [i ? " " : null, h("span", { class: "lc s-" + cardColor(id) }, cardText(id))]));
+}
+
+function colorNode(c) {
+  return h("span", { class: "lcol s-" + c }, SYMBOL[c] + " " + t("color." + c));
+}
+
+function colorsNode(cs) {
+  return h("span", null, (cs || []).map((c, i) => [i ? ", " : null, colorNode(c)]));
+}
+
+function nameNode(room, seat) { return h("b", { class: "lname" }, playerName(room, seat)); }
+
+function loc(i) { return t("loc." + i); }
+
+/** The log line (an <li>) for one event, or null for events not worth a line. */
+export function logLine(ev, room) {
+  const n = (s) => nameNode(room, s);
+  let parts;
+  let cls = "";
+  switch (ev.type) {
+    case "token_chosen": parts = tn("log.token_chosen", { name: n(ev.seat), color: colorNode(ev.color) }); break;
+    case "turn_started": parts = tn("log.turn_started", { name: n(ev.seat) }); cls = "sep"; break;
+    case "take": parts = tn("log.take", { name: n(ev.seat), card: cardsNode([ev.card]) }); break;
+    case "reserve": parts = tn(ev.where === "farm" ? "log.reserve_farm" : "log.reserve_market", { name: n(ev.seat), card: cardsNode([ev.card]) }); break;
+    case "buy": parts = tn("log.buy", { name: n(ev.seat), goods: cardsNode(ev.goods), cost: ev.cost, payment: cardsNode(ev.payment) }); cls = "big"; break;
+    case "ship_moved": parts = tn("log.ship_moved", { color: colorNode(ev.color), from: loc(ev.from), to: loc(ev.to) }); break;
+    case "payment": parts = tn("log.payment", { colors: colorsNode(ev.colors) }); cls = "big"; break;
+    case "sale": parts = tn(ev.drawn ? "log.sale_drawn" : "log.sale", { name: n(ev.seat), color: colorNode(ev.color), cards: cardsNode(ev.cards), price: ev.price, value: ev.value, vp: ev.vp, drawn: ev.drawn }); break;
+    case "vp_total": parts = tn("log.vp_total", { vp: ev.vp }); cls = "private"; break;
+    case "token_gained": parts = tn("log.token_gained", { name: n(ev.seat), color: colorNode(ev.color) }); break;
+    case "black_tide": parts = tn("log.black_tide", { colors: colorsNode(ev.colors) }); cls = "danger"; break;
+    case "insure":
+      parts = (ev.discard && ev.discard.length) || (ev.goods && ev.goods.length)
+        ? tn("log.insure", { name: n(ev.seat), discard: cardsNode(ev.discard), goods: cardsNode(ev.goods) })
+        : tn("log.insure_none", { name: n(ev.seat) });
+      break;
+    case "sunk": parts = tn("log.sunk", { name: n(ev.seat), color: colorNode(ev.color), cards: cardsNode(ev.cards) }); cls = "danger"; break;
+    case "ship_returned": parts = tn("log.ship_returned", { color: colorNode(ev.color), to: loc(ev.to) }); break;
+    case "reshuffle": parts = tn("log.reshuffle", { size: ev.size }); break;
+    case "refresh": parts = tn("log.refresh", { moved: cardsNode(ev.moved), market: cardsNode(ev.market), farm: cardsNode(ev.farm) }); cls = "minor"; break;
+    case "pass": parts = tn("log.pass", { name: n(ev.seat) }); break;
+    case "game_over": {
+      const names = h("span", null, (ev.winners || []).map((s, i) => [i ? ", " : null, n(s)]));
+      parts = tn("log.game_over", { names }); cls = "big"; break;
+    }
+    default: return null;
+  }
+  return h("li", { class: "log-" + ev.type + (cls ? " " + cls : "") }, parts);
+}
+
+/** Log lines for the public starting hands (R-setup-3), shown first. */
+export function startLines(view, room) {
+  const hands = (view && view.starting_hands) || [];
+  return hands.map((ids, seat) => h("li", { class: "log-start" },
+    tn("log.starting_hand", { name: nameNode(room, seat), cards: cardsNode(ids) })));
+}

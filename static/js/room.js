@@ -1,0 +1,181 @@
+// The room page controller: one WebSocket (/ws/rooms/{code}) feeds the waiting room, the
+// game table and the result. Reconnects by itself; a reload finds the seat again through
+// the HttpOnly cookie the server set at create/join.
+import { h, fill, toast, banner } from "./dom.js";
+import { initI18n, t, onLangChange } from "./i18n.js";
+import { api, LiveSocket } from "./net.js";
+import { errorText, playerName } from "./common.js";
+import { WaitingView, copyLink } from "./waiting.js";
+import { buildTable, renderTable, pruneSelection, turnText } from "./table.js";
+import { logLine, startLines } from "./logview.js";
+
+const code = document.body.dataset.code;
+const root = document.getElementById("room-root");
+
+const ctx = {
+  room: null, view: null, version: 0, seat: null, pending: false,
+  sel: { market: null, pay: new Set(), discard: new Set(), goods: new Set() },
+  events: [],
+  act: null, hostBot: null, redraw: null,
+};
+let mode = null;        // "waiting" | "table" | "missing"
+let waiting = null;     // WaitingView
+let parts = null;       // table parts
+let wasMine = false;
+let sock = null;
+let wasDown = false;
+
+// ---- sound (off by default; WebAudio beep when it becomes your decision) -----------------
+const SOUND_KEY = "osaka_sound";
+let soundOn = false;
+try { soundOn = localStorage.getItem(SOUND_KEY) === "1"; } catch (e) { /* ignore */ }
+let audio = null;
+function beep() {
+  if (!soundOn) return;
+  try {
+    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+    const o = audio.createOscillator(), g = audio.createGain();
+    o.frequency.value = 880; g.gain.value = 0.08;
+    o.connect(g); g.connect(audio.destination);
+    o.start(); o.stop(audio.currentTime + 0.18);
+  } catch (e) { /* no audio */ }
+}
+function drawSound() {
+  const b = document.getElementById("sound-btn");
+  b.textContent = soundOn ? "🔔" : "🔕";
+  b.setAttribute("aria-pressed", String(soundOn));
+  b.title = t("room.sound");
+  b.setAttribute("aria-label", t("room.sound"));
+}
+
+// ---- actions ---------------------------------------------------------------------------------
+function newId() {
+  return (crypto.randomUUID ? crypto.randomUUID() : Date.now().toString(36) + Math.random().toString(36).slice(2));
+}
+ctx.act = (action) => {
+  if (!sock.send({ type: "act", id: newId(), version: ctx.version, action })) { toast(t("conn.lost")); return; }
+  ctx.pending = true;
+  redraw();
+};
+ctx.hostBot = async (seat, level) => {
+  try { await api("POST", `/api/rooms/${encodeURIComponent(code)}/seats/${seat}/bot`, { level }); }
+  catch (e) { toast(errorText(e.code, e.message)); }
+};
+ctx.redraw = () => redraw();
+
+// ---- drawing ---------------------------------------------------------------------------------
+function drawTurn() {
+  const el = document.getElementById("turn");
+  if (!ctx.room) return;
+  let tt;
+  if (ctx.room.status === "waiting") tt = { text: t("turn.waiting"), mine: false };
+  else tt = turnText(ctx);
+  el.textContent = tt.text;
+  el.className = "turn" + (tt.mine ? " mine" : "");
+  document.title = (tt.mine ? t("title.yours") + " — " : "") + t("room.room") + " " + code + " — " + t("app.name");
+  if (tt.mine && !wasMine) beep();
+  wasMine = tt.mine;
+}
+
+function drawLog(full) {
+  if (!parts) return;
+  const log = parts.log;
+  if (full) {
+    fill(log, startLines(ctx.view, ctx.room), ctx.events.map((ev) => logLine(ev, ctx.room)));
+    log.dataset.count = String(ctx.events.length);
+    log.dataset.start = ctx.view ? "1" : "";
+  } else {
+    const have = Number(log.dataset.count || 0);
+    for (const ev of ctx.events.slice(have)) { const li = logLine(ev, ctx.room); if (li) log.appendChild(li); }
+    log.dataset.count = String(ctx.events.length);
+  }
+  log.scrollTop = log.scrollHeight;
+}
+
+function redraw() {
+  if (!ctx.room) return;
+  const status = ctx.room.status;
+  if (status === "waiting") {
+    if (mode !== "waiting") { mode = "waiting"; parts = null; waiting = new WaitingView(root, code, () => sock.reconnect()); }
+    waiting.update(ctx.room);
+  } else {
+    if (!ctx.view) { drawTurn(); return; }
+    if (mode !== "table") { mode = "table"; waiting = null; parts = buildTable(root); drawLog(true); }
+    pruneSelection(ctx);
+    renderTable(ctx, parts);
+    if (parts.log.dataset.start !== "1") drawLog(true);
+  }
+  drawTurn();
+}
+
+// ---- messages --------------------------------------------------------------------------------
+function onMessage(msg) {
+  switch (msg.type) {
+    case "room": {
+      const first = !ctx.room;
+      const nameChanged = !first && JSON.stringify(ctx.room.players.map((p) => p.name)) !== JSON.stringify(msg.room.players.map((p) => p.name));
+      ctx.room = msg.room;
+      ctx.seat = msg.room.you ?? null;
+      redraw();
+      if (nameChanged) drawLog(true);
+      break;
+    }
+    case "history":
+      ctx.events = (msg.events || []).filter((e) => e.visible_to === null || e.visible_to === undefined || e.visible_to === ctx.seat);
+      if (typeof msg.version === "number") ctx.version = msg.version;
+      drawLog(true);
+      break;
+    case "state":
+      ctx.view = msg.view;
+      ctx.version = msg.version;
+      ctx.pending = false;
+      if (ctx.room && ctx.room.status === "waiting") ctx.room.status = msg.view.phase === "over" ? "over" : "playing";
+      if (ctx.view.seat !== undefined && ctx.view.seat !== null) ctx.seat = ctx.view.seat;
+      redraw();
+      break;
+    case "event":
+      ctx.events.push(...(msg.events || []).filter((e) => e.visible_to === null || e.visible_to === undefined || e.visible_to === ctx.seat));
+      drawLog(false);
+      break;
+    case "error":
+      ctx.pending = false;
+      toast(errorText(msg.code, msg.message));
+      redraw();
+      break;
+    default: break;
+  }
+}
+
+async function main() {
+  await initI18n();
+  drawSound();
+  document.getElementById("sound-btn").addEventListener("click", () => {
+    soundOn = !soundOn;
+    try { localStorage.setItem(SOUND_KEY, soundOn ? "1" : "0"); } catch (e) { /* ignore */ }
+    drawSound();
+    if (soundOn) beep();
+  });
+  document.getElementById("copy-top").addEventListener("click", () => copyLink(code));
+  onLangChange(() => { drawSound(); redraw(); drawLog(true); });
+  try {
+    ctx.room = await api("GET", `/api/rooms/${encodeURIComponent(code)}`);
+    ctx.seat = ctx.room.you ?? null;
+  } catch (e) {
+    if (e.status === 404) {
+      mode = "missing";
+      fill(root, h("section", { class: "panel" }, h("h1", null, t("room.not_found")), h("a", { class: "btn", href: "/" }, t("room.back_home"))));
+      return;
+    }
+    toast(errorText(e.code, e.message));
+  }
+  redraw();
+  sock = new LiveSocket(`/ws/rooms/${encodeURIComponent(code)}`, {
+    onMessage,
+    onOpen() { if (wasDown) { banner(null); toast(t("conn.back"), "ok"); } wasDown = false; },
+    onDown() { wasDown = true; ctx.pending = false; banner(t("conn.lost")); },
+  });
+  sock.connect();
+}
+
+main();
+export { ctx, playerName };

@@ -1,0 +1,350 @@
+// The game table (R-info: drawn only from this seat's player view): route, Market, Farm,
+// piles, players, your hand and merchandise, the action bar, the token-draft and insurance
+// dialogs, the result screen. `ctx` is owned by room.js:
+//   {room, view, seat, sel: {market, pay: Set, discard: Set, goods: Set}, act(action),
+//    pending, hostBot(seat, level), redraw()}
+import { h, fill } from "./dom.js";
+import { t, tn } from "./i18n.js";
+import { COLORS, SYMBOL, cardEl, cardColor, cardValue, cardIcons, cardText, symEl } from "./cards.js";
+import { PLAYER_COLORS, playerName, initialOf } from "./common.js";
+import { buyableGoods, total, checkPayment, suggestPayment } from "./payment.js";
+import { buildRoute, updateRoute } from "./route.js";
+
+/** Create the table skeleton inside `root`; returns the named parts. */
+export function buildTable(root) {
+  const parts = {
+    result: h("section", { class: "panel result", hidden: true, "aria-live": "polite" }),
+    route: buildRoute(),
+    market: h("div", { class: "cards scroll", id: "market" }),
+    marketInfo: h("div", { class: "row-info" }),
+    farm: h("div", { class: "cards", id: "farm" }),
+    piles: h("div", { class: "piles" }),
+    me: h("section", { class: "panel me", id: "me" }),
+    bar: h("div", { class: "actionbar", id: "actionbar" }),
+    players: h("ul", { class: "players", id: "players" }),
+    log: h("ol", { class: "log", id: "log" }),
+    dialog: h("div", { class: "overlay", hidden: true }),
+  };
+  parts.logTitle = h("h2", { class: "small-h" });
+  parts.playersTitle = h("h2", { class: "small-h" });
+  parts.marketTitle = h("h2", { class: "row-h" });
+  parts.farmTitle = h("h2", { class: "row-h" });
+  fill(root, h("div", { class: "table" },
+    parts.result,
+    h("section", { class: "board panel" },
+      h("div", { class: "route-box" }, parts.route),
+      h("div", { class: "row market-row" }, h("div", { class: "row-top" }, parts.marketTitle, parts.marketInfo), parts.market),
+      h("div", { class: "row farm-row" }, h("div", { class: "row-top" }, parts.farmTitle), parts.farm),
+      parts.piles),
+    h("section", { class: "panel players-panel" }, parts.playersTitle, parts.players),
+    parts.me,
+    parts.bar,
+    h("details", { class: "panel logbox", open: true },
+      h("summary", null, parts.logTitle), parts.log),
+  ), parts.dialog);
+  return parts;
+}
+
+function pieceOf(ctx, seat) {
+  const name = playerName(ctx.room, seat);
+  return { initial: initialOf(name), pcolor: PLAYER_COLORS[seat % 4], name };
+}
+
+function reservationWhere(view, seat) {
+  if (view.market.some((m) => m.reserved_by === seat)) return "market";
+  if (view.farm.some((m) => m.reserved_by === seat)) return "farm";
+  return null;
+}
+
+function myDecision(ctx) {
+  const v = ctx.view;
+  return ctx.seat !== null && v && v.phase !== "over" && v.to_act === ctx.seat;
+}
+
+/** What the selected Market/Farm card allows: {take: reason|null, reserve: reason|null}. */
+function cardActions(ctx) {
+  const v = ctx.view, seat = ctx.seat, id = ctx.sel.market;
+  const out = { take: null, reserve: null };
+  if (!(myDecision(ctx) && v.phase === "turn")) return { take: t("why.not_your_turn"), reserve: t("why.not_your_turn") };
+  if (id === null) return { take: t("why.pick_card"), reserve: t("why.pick_card") };
+  const inMarket = v.market.find((m) => m.card === id);
+  const inFarm = v.farm.find((m) => m.card === id);
+  const slot = inMarket || inFarm;
+  if (!slot) return { take: t("why.pick_card"), reserve: t("why.pick_card") };
+  const by = slot.reserved_by;
+  if (!inMarket) out.take = t("why.farm_no_take");
+  else if (by !== null && by !== undefined && by !== seat) out.take = t("why.reserved_other", { name: playerName(ctx.room, by) });
+  const where = reservationWhere(v, seat);
+  if (!v.players[seat].reservation_free) out.reserve = t(where === "farm" ? "why.res_on_farm" : "why.res_on_market");
+  else if (by !== null && by !== undefined) out.reserve = t("why.already_reserved");
+  return out;
+}
+
+/** True when pass is the only legal action (R-turn-3): nothing to take, reserve or buy. */
+export function passOnly(view, seat) {
+  if (view.phase !== "turn" || view.to_act !== seat) return false;
+  const me = view.players[seat];
+  const takeable = view.market.some((m) => m.reserved_by === null || m.reserved_by === undefined || m.reserved_by === seat);
+  const free = (m) => m.reserved_by === null || m.reserved_by === undefined;
+  const reservable = me.reservation_free && (view.market.some(free) || view.farm.some(free));
+  const goods = buyableGoods(view, seat);
+  const buyable = goods.length > 0 && me.hand && total(me.hand) >= total(goods);
+  return !takeable && !reservable && !buyable;
+}
+
+function renderResult(ctx, el) {
+  const v = ctx.view;
+  if (v.phase !== "over") { el.hidden = true; return; }
+  el.hidden = false;
+  const winners = v.winners || [];
+  const rows = v.players.map((p, seat) => ({ seat, vp: p.vp ?? 0, tokens: COLORS.reduce((a, c) => a + (p.tokens[c] || 0), 0) }));
+  rows.sort((a, b) => b.vp - a.vp || b.tokens - a.tokens || a.seat - b.seat);
+  const names = winners.map((s) => playerName(ctx.room, s)).join(", ");
+  fill(el,
+    h("h2", null, t("result.title")),
+    h("p", { class: "winners" }, "🏆 ", t(winners.length > 1 ? "result.winners" : "result.winner", { names })),
+    v.end_reason ? h("p", { class: "muted" }, t("result.reason_" + v.end_reason)) : null,
+    h("table", { class: "score" },
+      h("thead", null, h("tr", null, h("th", null, t("result.player")), h("th", null, t("result.vp")), h("th", null, t("result.tokens")))),
+      h("tbody", null, rows.map((r) => h("tr", { class: winners.includes(r.seat) ? "win" : "" },
+        h("td", null, h("span", { class: "swatch pc-" + PLAYER_COLORS[r.seat % 4] }), " ", playerName(ctx.room, r.seat), r.seat === ctx.seat ? " (" + t("room.you") + ")" : ""),
+        h("td", { class: "num" }, String(r.vp)),
+        h("td", { class: "num" }, String(r.tokens)))))),
+    h("p", null, h("a", { class: "btn primary", href: "/" }, t("result.new_game"))));
+}
+
+function slotCards(ctx, slots, where) {
+  if (!slots.length) return [h("span", { class: "muted empty" }, t("table.empty"))];
+  const turn = myDecision(ctx) && ctx.view.phase === "turn";
+  return slots.map((m) => {
+    const by = m.reserved_by;
+    const reserved = by !== null && by !== undefined;
+    return cardEl(m.card, {
+      button: true,
+      selected: ctx.sel.market === m.card,
+      dim: reserved && by !== ctx.seat && where === "market",
+      reservedBy: reserved ? pieceOf(ctx, by) : null,
+      disabled: !turn,
+      onclick: () => { ctx.sel.market = ctx.sel.market === m.card ? null : m.card; ctx.redraw(); },
+    });
+  });
+}
+
+function tokensEl(tokens) {
+  return h("span", { class: "tokens", title: t("table.tokens") },
+    COLORS.map((c) => h("span", { class: "tok s-" + c + ((tokens[c] || 0) ? "" : " zero"), "aria-label": t("color." + c) + " " + (tokens[c] || 0) }, SYMBOL[c], h("b", null, String(tokens[c] || 0)))));
+}
+
+function goodsEl(goods, small = true) {
+  if (!goods.length) return h("span", { class: "muted" }, t("table.nothing"));
+  const by = {};
+  for (const g of goods) (by[cardColor(g.card)] ||= []).push(g);
+  return h("span", { class: "goods" }, COLORS.filter((c) => by[c]).map((c) =>
+    h("span", { class: "goods-group" }, by[c].sort((a, b) => cardValue(b.card) - cardValue(a.card)).map((g) => cardEl(g.card, { small, insured: g.insured })))));
+}
+
+function renderPlayers(ctx, ul) {
+  const v = ctx.view;
+  const room = ctx.room;
+  fill(ul, v.players.map((p, seat) => {
+    const rp = (room.players || []).find((x) => x.seat === seat) || {};
+    const where = reservationWhere(v, seat);
+    const acting = v.phase !== "over" && v.to_act === seat;
+    const isHost = room.you !== null && room.you === room.host_seat;
+    return h("li", { class: "player" + (acting ? " acting" : "") + (seat === ctx.seat ? " mine" : ""), dataset: { seat } },
+      h("div", { class: "pl-head" },
+        h("span", { class: "swatch pc-" + PLAYER_COLORS[seat % 4], "aria-hidden": "true" }, initialOf(playerName(room, seat))),
+        h("span", { class: "dot " + (rp.connected || rp.bot ? "on" : "off"), title: t(rp.connected || rp.bot ? "room.connected" : "room.disconnected"), "aria-label": t(rp.connected || rp.bot ? "room.connected" : "room.disconnected") }),
+        h("b", { class: "pl-name" }, playerName(room, seat)),
+        seat === ctx.seat ? h("span", { class: "badge you" }, t("room.you")) : null,
+        rp.bot ? h("span", { class: "badge bot" }, t("room.bot", { level: t("level." + (rp.bot_level || "normal")) })) : null,
+        acting ? h("span", { class: "badge acting-badge" }, "▶ " + t("table.turn_marker")) : null,
+        p.vp !== undefined && p.vp !== null ? h("span", { class: "badge vp" }, p.vp + " " + t("table.vp")) : null),
+      h("div", { class: "pl-line" },
+        h("span", { class: "handsize" }, "🂠 ", t("table.hand_size", { n: p.hand_size })),
+        tokensEl(p.tokens)),
+      h("div", { class: "pl-line" }, goodsEl(p.goods)),
+      h("div", { class: "pl-line muted" }, h("span", { class: "piece-mini pc-" + PLAYER_COLORS[seat % 4] + (where ? " used" : "") }),
+        " ", t(where === "market" ? "table.res_market" : where === "farm" ? "table.res_farm" : "table.res_free")),
+      isHost && v.phase !== "over" && !rp.bot && !rp.connected && seat !== ctx.seat ? botHandover(ctx, seat) : null,
+    );
+  }));
+}
+
+function botHandover(ctx, seat) {
+  const sel = h("select", { "aria-label": t("room.level") }, ["easy", "normal", "hard"].map((l) => h("option", { value: l, selected: l === "normal" }, t("level." + l))));
+  return h("div", { class: "pl-line" }, sel,
+    h("button", { type: "button", class: "btn small", title: t("table.let_bot_title"), onclick: () => ctx.hostBot(seat, sel.value) }, t("table.let_bot")));
+}
+
+function renderMe(ctx, el) {
+  const v = ctx.view;
+  if (ctx.seat === null) { el.hidden = true; return; }
+  el.hidden = false;
+  const me = v.players[ctx.seat];
+  const hand = (me.hand || []).slice().sort((a, b) => cardColor(a).localeCompare(cardColor(b)) || cardValue(a) - cardValue(b) || a - b);
+  const canSelect = v.phase === "turn";
+  fill(el,
+    h("div", { class: "me-head" },
+      h("h2", { class: "small-h" }, t("table.your_hand"), " · ", String(total(hand))),
+      h("span", { class: "vp-me" }, t("table.your_vp", { n: me.vp ?? 0 })),
+      tokensEl(me.tokens)),
+    h("div", { class: "cards hand", id: "hand" }, hand.length ? hand.map((id) => cardEl(id, {
+      button: true,
+      selected: ctx.sel.pay.has(id),
+      disabled: !canSelect,
+      onclick: () => { ctx.sel.pay.has(id) ? ctx.sel.pay.delete(id) : ctx.sel.pay.add(id); ctx.redraw(); },
+    })) : h("span", { class: "muted" }, t("table.empty"))),
+    h("div", { class: "me-goods" }, h("h2", { class: "small-h" }, t("table.your_goods")), goodsEl(me.goods)));
+}
+
+function btn(label, reason, onclick, primary) {
+  return h("button", {
+    type: "button", class: "btn" + (primary ? " primary" : ""), disabled: !!reason || undefined,
+    title: reason || null, onclick,
+  }, label);
+}
+
+function renderBar(ctx, el) {
+  const v = ctx.view;
+  if (ctx.seat === null || v.phase === "over") { el.hidden = true; return; }
+  el.hidden = false;
+  const mine = myDecision(ctx) && v.phase === "turn";
+  if (!mine) {
+    fill(el, h("p", { class: "hint" }, v.phase === "turn" ? t("table.hint_wait") : ""));
+    return;
+  }
+  const seat = ctx.seat;
+  const me = v.players[seat];
+  if (passOnly(v, seat)) {
+    fill(el, h("p", { class: "hint" }, t("table.pass_why")), btn(t("table.pass"), null, () => ctx.act({ type: "pass" }), true));
+    return;
+  }
+  const ca = cardActions(ctx);
+  const goods = buyableGoods(v, seat);
+  const cost = total(goods);
+  const pay = [...ctx.sel.pay];
+  const sel = total(pay);
+  let buyWhy = null;
+  if (!goods.length) buyWhy = t("why.no_goods");
+  else if (total(me.hand || []) < cost) buyWhy = t("why.cannot_afford", { sum: total(me.hand || []), cost });
+  else {
+    const chk = checkPayment(pay, cost);
+    if (!chk.ok) buyWhy = chk.why === "empty" ? t("why.select_payment", { cost }) : chk.why === "too_small" ? t("why.too_small", { sel, cost }) : t("why.not_minimal", { card: cardText(chk.spare) });
+  }
+  const busy = ctx.pending ? "…" : null;
+  const why = [ca.take, ca.reserve].filter(Boolean);
+  fill(el,
+    h("div", { class: "bar-group" },
+      btn(t("table.take"), busy || ca.take, () => ctx.act({ type: "take", card: ctx.sel.market })),
+      btn(t("table.reserve"), busy || ca.reserve, () => ctx.act({ type: "reserve", card: ctx.sel.market })),
+      ctx.sel.market === null ? h("span", { class: "why" }, t("table.hint_turn")) : (why.length ? h("span", { class: "why" }, why[0]) : null)),
+    h("div", { class: "bar-group pay" },
+      h("span", { class: "paycount" + (buyWhy ? "" : " ok") }, t("table.selected", { sel, cost })),
+      btn(t("table.suggest"), !goods.length || total(me.hand || []) < cost ? t("why.cannot_afford", { sum: total(me.hand || []), cost }) : null, () => {
+        const s = suggestPayment(me.hand || [], cost, me.goods.map((g) => g.card));
+        if (s) { ctx.sel.pay = new Set(s); ctx.redraw(); }
+      }),
+      pay.length ? btn(t("table.clear"), null, () => { ctx.sel.pay.clear(); ctx.redraw(); }) : null,
+      btn(t("table.buy"), busy || buyWhy, () => ctx.act({ type: "buy", payment: pay }), true),
+      buyWhy ? h("span", { class: "why" }, buyWhy) : null));
+}
+
+function renderDraft(ctx) {
+  return h("div", { class: "dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": "dlg-h" },
+    h("h2", { id: "dlg-h" }, t("draft.title")),
+    h("p", null, t("draft.text")),
+    h("div", { class: "draft-choices" }, COLORS.map((c) => h("button", {
+      type: "button", class: "btn token-btn s-" + c, disabled: ctx.pending || undefined, dataset: { color: c },
+      onclick: () => ctx.act({ type: "choose_token", color: c }),
+    }, h("span", { class: "big-sym" }, SYMBOL[c]), t("color." + c)))));
+}
+
+function renderInsure(ctx) {
+  const v = ctx.view, me = v.players[ctx.seat];
+  const sinking = v.sinking || [];
+  const atRisk = me.goods.filter((g) => !g.insured && sinking.includes(cardColor(g.card)));
+  const handCards = (me.hand || []).filter((id) => sinking.includes(cardColor(id)) && cardIcons(id) > 0);
+  const left = {};
+  for (const c of sinking) {
+    left[c] = [...ctx.sel.discard].filter((id) => cardColor(id) === c).reduce((a, id) => a + cardIcons(id), 0)
+      - [...ctx.sel.goods].filter((id) => cardColor(id) === c).length;
+  }
+  const shipsText = sinking.map((c) => SYMBOL[c] + " " + t("color." + c)).join(", ");
+  const over = sinking.some((c) => left[c] < 0);
+  const toggle = (set, id) => () => { set.has(id) ? set.delete(id) : set.add(id); ctx.redraw(); };
+  return h("div", { class: "dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": "dlg-h" },
+    h("h2", { id: "dlg-h" }, t("insure.title")),
+    h("p", null, t("insure.sinking", { ships: shipsText })),
+    h("h3", null, t("insure.save")),
+    h("div", { class: "cards" }, atRisk.map((g) => cardEl(g.card, { button: true, selected: ctx.sel.goods.has(g.card), onclick: toggle(ctx.sel.goods, g.card) }))),
+    h("h3", null, t("insure.discard")),
+    h("div", { class: "cards" }, handCards.map((id) => cardEl(id, { button: true, selected: ctx.sel.discard.has(id), onclick: toggle(ctx.sel.discard, id) }))),
+    h("p", { class: "icons-left" }, sinking.map((c) => h("span", { class: "left-" + c + (left[c] < 0 ? " bad" : "") }, t("insure.icons_left", { sym: SYMBOL[c], n: left[c] }), " "))),
+    over ? h("p", { class: "why" }, t("insure.no_icons")) : null,
+    h("div", { class: "bar-group" },
+      btn(t("insure.confirm"), ctx.pending ? "…" : over ? t("insure.no_icons") : (!ctx.sel.goods.size ? t("insure.save") : null),
+        () => ctx.act({ type: "insure", discard: [...ctx.sel.discard], goods: [...ctx.sel.goods] }), true),
+      btn(t("insure.nothing"), ctx.pending ? "…" : null, () => ctx.act({ type: "insure", discard: [], goods: [] }))));
+}
+
+function renderDialog(ctx, el) {
+  const v = ctx.view;
+  let d = null;
+  if (myDecision(ctx) && v.phase === "token_draft") d = renderDraft(ctx);
+  else if (myDecision(ctx) && v.phase === "insurance") d = renderInsure(ctx);
+  el.hidden = !d;
+  if (d) fill(el, d); else fill(el);
+}
+
+/** Drop selections that no longer make sense after a new view. */
+export function pruneSelection(ctx) {
+  const v = ctx.view;
+  if (!v) return;
+  const ids = new Set([...v.market, ...v.farm].map((m) => m.card));
+  if (ctx.sel.market !== null && !ids.has(ctx.sel.market)) ctx.sel.market = null;
+  const me = ctx.seat !== null ? v.players[ctx.seat] : null;
+  const hand = new Set((me && me.hand) || []);
+  for (const id of [...ctx.sel.pay]) if (!hand.has(id)) ctx.sel.pay.delete(id);
+  for (const id of [...ctx.sel.discard]) if (!hand.has(id)) ctx.sel.discard.delete(id);
+  const goods = new Set(me ? me.goods.filter((g) => !g.insured).map((g) => g.card) : []);
+  for (const id of [...ctx.sel.goods]) if (!goods.has(id)) ctx.sel.goods.delete(id);
+}
+
+/** Redraw every part of the table from ctx.view and ctx.room. */
+export function renderTable(ctx, parts) {
+  const v = ctx.view;
+  updateRoute(parts.route, v.ships);
+  parts.marketTitle.textContent = t("table.market");
+  parts.farmTitle.textContent = t("table.farm");
+  parts.logTitle.textContent = t("table.log");
+  parts.playersTitle.textContent = t("table.players");
+  const goods = ctx.seat !== null ? buyableGoods(v, ctx.seat) : v.market.filter((m) => m.reserved_by == null).map((m) => m.card);
+  fill(parts.marketInfo, h("span", { class: "cost" }, t("table.buy_cost", { cost: total(goods) })));
+  fill(parts.market, slotCards(ctx, v.market, "market"));
+  fill(parts.farm, slotCards(ctx, v.farm, "farm"));
+  const top = v.discard.slice(-6).reverse();
+  fill(parts.piles,
+    h("span", { class: "pile" }, h("span", { class: "pile-back", "aria-hidden": "true" }), t("table.draw_pile"), ": ", h("b", { id: "deck-size" }, String(v.deck_size))),
+    h("span", { class: "pile" }, t("table.discard_pile"), ": ", h("b", null, String(v.discard.length)), " ",
+      h("span", { class: "lcards" }, top.map((id) => h("span", { class: "lc s-" + cardColor(id) }, cardText(id)))), v.discard.length > 6 ? " …" : ""));
+  renderResult(ctx, parts.result);
+  renderPlayers(ctx, parts.players);
+  renderMe(ctx, parts.me);
+  renderBar(ctx, parts.bar);
+  renderDialog(ctx, parts.dialog);
+}
+
+/** The top-bar text: whose turn or decision it is; {text, mine}. */
+export function turnText(ctx) {
+  const v = ctx.view;
+  if (!v) return { text: t("turn.waiting"), mine: false };
+  if (v.phase === "over") return { text: t("turn.over"), mine: false };
+  const mine = myDecision(ctx);
+  const name = playerName(ctx.room, v.to_act);
+  if (v.phase === "token_draft") return { text: mine ? t("turn.draft_you") : t("turn.draft_other", { name }), mine };
+  if (v.phase === "insurance") return { text: mine ? t("turn.insure_you") : t("turn.insure_other", { name }), mine };
+  return { text: mine ? t("turn.yours") : t("turn.other", { name }), mine };
+}
+
+export { tn };

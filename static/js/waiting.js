@@ -1,0 +1,137 @@
+// The room before the start: seats, copy link + QR code, join form, Start and "add a bot"
+// for the host. Built once (so a half-typed name survives updates), then update(room).
+import { h, fill, toast } from "./dom.js";
+import { t } from "./i18n.js";
+import { api } from "./net.js";
+import { PLAYER_COLORS, playerName, initialOf, rememberedName, rememberName, validName, errorText } from "./common.js";
+
+export function roomUrl(code) { return location.origin + "/r/" + encodeURIComponent(code); }
+
+/** Copy the room link; falls back to selecting the text box. */
+export async function copyLink(code, input) {
+  try {
+    await navigator.clipboard.writeText(roomUrl(code));
+    toast(t("room.copied"), "ok");
+  } catch (e) {
+    if (input) { input.focus(); input.select(); }
+    try { document.execCommand("copy"); toast(t("room.copied"), "ok"); } catch (e2) { toast(t("room.copy_failed"), "ok"); }
+  }
+}
+
+export class WaitingView {
+  /** root: container; code: room code; onJoined(): reconnect the socket with the new cookie. */
+  constructor(root, code, onJoined) {
+    this.code = code;
+    this.onJoined = onJoined;
+    this.room = null;
+    this.el = {
+      title: h("h1"),
+      share: h("p", { class: "muted" }),
+      link: h("input", { class: "link-box", readonly: true, value: roomUrl(code), "aria-label": "URL", onfocus: (e) => e.target.select() }),
+      copy: h("button", { type: "button", class: "btn primary big-btn", id: "copy-link", onclick: () => copyLink(code, this.el.link) }),
+      qr: h("img", { class: "qr", src: "/r/" + encodeURIComponent(code) + "/qr.svg", width: 148, height: 148 }),
+      seatsH: h("h2"),
+      seats: h("ul", { class: "seats", id: "seats" }),
+      join: h("div", { class: "join" }),
+      host: h("div", { class: "host-tools" }),
+      note: h("p", { class: "note" }),
+    };
+    this.nameInput = h("input", { id: "join-name", maxlength: 24, required: true, autocomplete: "nickname", value: rememberedName() });
+    this.joinErr = h("p", { class: "form-error", role: "alert" });
+    this.joinLabel = h("span");
+    this.joinBtn = h("button", { class: "btn primary", type: "submit", id: "join-btn" });
+    this.joinH = h("h2");
+    this.joinForm = h("form", { class: "form inline", onsubmit: (e) => this.join(e) },
+      h("label", null, this.joinLabel, this.nameInput), this.joinBtn, this.joinErr);
+    this.level = h("select", { id: "bot-level" });
+    this.levelLabel = h("span");
+    this.addBot = h("button", { type: "button", class: "btn", id: "add-bot", onclick: () => this.bot() });
+    this.start = h("button", { type: "button", class: "btn primary big-btn", id: "start-btn", onclick: () => this.startGame() });
+    this.startHint = h("p", { class: "muted" });
+    fill(root, h("section", { class: "panel waiting" },
+      this.el.title,
+      h("div", { class: "share" },
+        h("div", { class: "share-text" }, this.el.share, this.el.link, this.el.copy),
+        this.el.qr),
+      this.el.seatsH, this.el.seats, this.el.note, this.el.join, this.el.host));
+  }
+
+  async join(e) {
+    e.preventDefault();
+    const n = validName(this.nameInput.value);
+    this.joinErr.textContent = "";
+    if (!n) { this.joinErr.textContent = t("form.name_bad"); return; }
+    this.joinBtn.disabled = true;
+    try {
+      await api("POST", `/api/rooms/${encodeURIComponent(this.code)}/join`, { name: n });
+      rememberName(n);
+      this.onJoined();
+    } catch (err) {
+      this.joinErr.textContent = errorText(err.code, err.message);
+    } finally {
+      this.joinBtn.disabled = false;
+    }
+  }
+
+  async bot() {
+    this.addBot.disabled = true;
+    try { await api("POST", `/api/rooms/${encodeURIComponent(this.code)}/bots`, { level: this.level.value }); }
+    catch (err) { toast(errorText(err.code, err.message)); }
+    finally { this.addBot.disabled = false; }
+  }
+
+  async startGame() {
+    this.start.disabled = true;
+    try { await api("POST", `/api/rooms/${encodeURIComponent(this.code)}/start`); }
+    catch (err) { toast(errorText(err.code, err.message)); this.start.disabled = false; }
+  }
+
+  /** Redraw from a room summary. */
+  update(room) {
+    this.room = room;
+    const e = this.el;
+    e.title.textContent = t("room.waiting_title");
+    e.share.textContent = t("room.share");
+    e.copy.textContent = "🔗 " + t("room.copy_link");
+    e.qr.alt = t("room.qr_alt");
+    e.seatsH.textContent = t("room.seats") + " (" + room.players.length + "/" + room.max_seats + ")";
+    const seats = [];
+    for (let s = 0; s < (room.max_seats || 4); s++) {
+      const p = room.players.find((x) => x.seat === s);
+      if (!p) { seats.push(h("li", { class: "seat empty" }, h("span", { class: "swatch pc-" + PLAYER_COLORS[s % 4] }), h("span", { class: "muted" }, t("room.empty_seat")))); continue; }
+      const on = p.connected || p.bot;
+      seats.push(h("li", { class: "seat" + (s === room.you ? " mine" : "") },
+        h("span", { class: "swatch pc-" + PLAYER_COLORS[s % 4], "aria-hidden": "true" }, initialOf(playerName(room, s))),
+        h("span", { class: "dot " + (on ? "on" : "off"), title: t(on ? "room.connected" : "room.disconnected"), "aria-label": t(on ? "room.connected" : "room.disconnected") }),
+        h("b", { class: "pl-name" }, playerName(room, s)),
+        s === room.host_seat ? h("span", { class: "badge" }, t("room.host")) : null,
+        p.bot ? h("span", { class: "badge bot" }, "🤖 " + t("room.bot", { level: t("level." + (p.bot_level || "normal")) })) : null,
+        s === room.you ? h("span", { class: "badge you" }, t("room.you")) : null));
+    }
+    fill(e.seats, seats);
+    const full = room.players.length >= (room.max_seats || 4);
+    const isHost = room.you !== null && room.you === room.host_seat;
+    if (room.you === null) {
+      this.joinH.textContent = t("room.join_title");
+      this.joinLabel.textContent = t("form.your_name");
+      this.joinBtn.textContent = t("form.join_btn");
+      if (full) { fill(e.join); e.note.textContent = t("room.full"); }
+      else { if (!e.join.firstChild) fill(e.join, this.joinH, this.joinForm); e.note.textContent = t("room.spectator"); }
+    } else {
+      fill(e.join);
+      e.note.textContent = t("room.you_are", { name: playerName(room, room.you) }) + (isHost ? "" : " " + t("room.waiting_for_host"));
+    }
+    if (isHost) {
+      const cur = this.level.value || "normal";
+      fill(this.level, ["easy", "normal", "hard"].map((l) => h("option", { value: l, selected: l === cur }, t("level." + l))));
+      this.levelLabel.textContent = t("room.level") + " ";
+      this.addBot.textContent = "🤖 " + t("room.add_bot");
+      this.addBot.disabled = full;
+      this.start.textContent = "▶ " + t("room.start");
+      const n = room.players.length;
+      this.start.disabled = !(n >= 2 && n <= 4);
+      this.startHint.textContent = t("room.start_hint");
+      if (!e.host.firstChild) fill(e.host, h("div", { class: "bar-group" }, h("label", null, this.levelLabel, this.level), this.addBot), h("div", { class: "bar-group" }, this.start), this.startHint);
+    } else fill(e.host);
+  }
+}
