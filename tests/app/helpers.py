@@ -1,0 +1,194 @@
+"""Test-side client of the protocol: HTTP helpers, a recording WebSocket client, a move
+picker that sees only the player view, and the hidden-information check for every frame."""
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import uuid
+from typing import Any, Callable
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+COLORS = ["red", "blue", "yellow", "green"]
+SECRET_KEYS = {"deck", "seed", "vp_cards", "token", "token_hash"}
+
+
+def value(card: int) -> int:
+    """Card value from its id (docs/engine.md: id % 27 → 2, 3 or 5)."""
+    r = card % 27
+    return 2 if r <= 10 else 3 if r <= 19 else 5
+
+
+def create_room(base: str, name: str = "Alice", public: bool = True) -> dict:
+    """POST /api/rooms → the answer (code, url, seat, token)."""
+    r = httpx.post(base + "/api/rooms", json={"name": name, "public": public})
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def join_room(base: str, code: str, name: str) -> dict:
+    """POST /api/rooms/{code}/join → the answer (seat, token)."""
+    r = httpx.post(f"{base}/api/rooms/{code}/join", json={"name": name})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def auth(token: str) -> dict:
+    """The Authorization header of a seat token."""
+    return {"Authorization": f"Bearer {token}"}
+
+
+def start(base: str, code: str, host_token: str) -> None:
+    """POST /api/rooms/{code}/start as the host."""
+    r = httpx.post(f"{base}/api/rooms/{code}/start", headers=auth(host_token))
+    assert r.status_code == 200, r.text
+
+
+def new_game(base: str, players: int) -> tuple[str, list[str]]:
+    """A started room with `players` human seats → (code, tokens by seat)."""
+    host = create_room(base, "Seat0", public=False)
+    tokens = [host["token"]] + [join_room(base, host["code"], f"Seat{i}")["token"]
+                                for i in range(1, players)]
+    start(base, host["code"], host["token"])
+    return host["code"], tokens
+
+
+class Client:
+    """A WebSocket client that records every frame it receives (raw and parsed)."""
+
+    def __init__(self, ws: ClientConnection, seat: int | None):
+        self.ws = ws
+        self.seat = seat
+        self.raw: list[str] = []
+        self.msgs: list[dict] = []
+        self._cond = asyncio.Condition()
+        self._reader = asyncio.create_task(self._read())
+        self.closed = asyncio.Event()
+
+    @classmethod
+    async def open(cls, ws_base: str, code: str, token: str | None = None, seat: int | None = None,
+                   **kw: Any) -> Client:
+        """Connect to /ws/rooms/{code}, with the token as a Bearer header if given."""
+        headers = auth(token) if token else None
+        ws = await connect(f"{ws_base}/ws/rooms/{code}", additional_headers=headers,
+                           max_size=None, **kw)
+        return cls(ws, seat)
+
+    async def _read(self) -> None:
+        try:
+            async for text in self.ws:
+                async with self._cond:
+                    self.raw.append(text)
+                    self.msgs.append(json.loads(text))
+                    self._cond.notify_all()
+        except Exception:
+            pass
+        finally:
+            self.closed.set()
+            async with self._cond:
+                self._cond.notify_all()
+
+    async def wait(self, pred: Callable[[dict], bool], start: int = 0, timeout: float = 20) -> dict:
+        """The first message at index >= start matching `pred` (waits for it)."""
+        async def find():
+            async with self._cond:
+                while True:
+                    for m in self.msgs[start:]:
+                        if pred(m):
+                            return m
+                    if self.closed.is_set():
+                        raise ConnectionError(f"closed; got {self.msgs[start:][-5:]}")
+                    await self._cond.wait()
+        return await asyncio.wait_for(find(), timeout)
+
+    async def state(self, min_version: int = 0, timeout: float = 20) -> dict:
+        """The newest `state` message with version >= min_version (waits for one)."""
+        await self.wait(lambda m: m["type"] == "state" and m["version"] >= min_version, timeout=timeout)
+        return [m for m in self.msgs if m["type"] == "state"][-1]
+
+    async def send(self, obj: Any) -> None:
+        """Send one JSON frame (or a raw str/bytes frame)."""
+        await self.ws.send(obj if isinstance(obj, (str, bytes)) else json.dumps(obj))
+
+    async def act(self, version: int, action: dict, action_id: str | None = None) -> str:
+        """Send an `act`; returns its id."""
+        action_id = action_id or uuid.uuid4().hex
+        await self.send({"type": "act", "id": action_id, "version": version, "action": action})
+        return action_id
+
+    async def close(self) -> None:
+        """Close the socket and stop reading."""
+        await self.ws.close()
+        self._reader.cancel()
+
+
+def minimal_payment(hand: list[int], cost: int) -> list[int] | None:
+    """A payment from `hand` covering `cost` from which no card can be removed (R-buy-3)."""
+    if sum(value(c) for c in hand) < cost:
+        return None
+    pay: list[int] = []
+    for card in sorted(hand, key=value, reverse=True):
+        if sum(value(c) for c in pay) >= cost:
+            break
+        pay.append(card)
+    changed = True
+    while changed:
+        changed = False
+        for card in sorted(pay, key=value):
+            if sum(value(c) for c in pay) - value(card) >= cost:
+                pay.remove(card)
+                changed = True
+                break
+    return pay
+
+
+def pick_action(view: dict, rng: random.Random) -> dict:
+    """A legal action for the viewing seat, derived from its view only."""
+    seat = view["seat"]
+    if view["phase"] == "token_draft":
+        return {"type": "choose_token", "color": rng.choice(COLORS)}
+    if view["phase"] == "insurance":
+        return {"type": "insure", "discard": [], "goods": []}
+    mine = [m["card"] for m in view["market"] if m["reserved_by"] in (None, seat)]
+    options: list[dict] = [{"type": "take", "card": c} for c in mine]
+    if view["players"][seat]["reservation_free"]:
+        options += [{"type": "reserve", "card": m["card"]}
+                    for m in view["market"] + view["farm"] if m["reserved_by"] is None]
+    if mine:
+        pay = minimal_payment(view["players"][seat]["hand"], sum(value(c) for c in mine))
+        if pay is not None and rng.random() < 0.7:
+            return {"type": "buy", "payment": pay}
+    if not options:
+        return {"type": "pass"}
+    return rng.choice(options)
+
+
+def _walk(obj: Any, path: str = ""):
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            yield path, k, v
+            yield from _walk(v, f"{path}.{k}")
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            yield from _walk(v, f"{path}[{i}]")
+
+
+def check_no_secrets(msg: dict, raw: str, seat: int | None, tokens: list[str]) -> None:
+    """Assert one received frame holds nothing hidden from `seat` (R-info, docs/engine.md)."""
+    for token in tokens:
+        assert token not in raw, "a seat token was sent over the WebSocket"
+    for path, key, _ in _walk(msg):
+        assert key not in SECRET_KEYS, f"secret key {key!r} at {path}"
+    if msg["type"] == "state":
+        view = msg["view"]
+        assert view["seat"] == seat
+        for i, p in enumerate(view["players"]):
+            if i != seat:
+                assert "hand" not in p, f"seat {seat} sees seat {i}'s hand"
+                if view["phase"] != "over":
+                    assert "vp" not in p, f"seat {seat} sees seat {i}'s VP before the end"
+    if msg["type"] in ("event", "history"):
+        for e in msg["events"]:
+            assert e["visible_to"] is None or e["visible_to"] == seat, f"seat {seat} got {e}"
