@@ -32,6 +32,7 @@ class Connection:
         self.room = room
         self.seat = seat
         self.closed = False
+        self.closing = False  # set when the connection must be closed after a flush
         self.bad_messages = 0
         self._queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=queue_size)
         self._writer = asyncio.create_task(self._write(), name=f"ws-writer-{room}")

@@ -218,6 +218,9 @@ class Live:
     async def _read_loop(self, conn: Connection, table: Table) -> None:
         limit = self.settings.max_frame_bytes
         while not conn.closed:
+            if conn.closing:
+                await conn.finish(1008, "too many bad messages")
+                return
             try:
                 frame = await conn.ws.receive()
             except (WebSocketDisconnect, RuntimeError):
@@ -248,10 +251,11 @@ class Live:
             await self.act(table.code, conn.seat, msg["id"], msg["version"], msg["action"], reply=conn)
 
     def _bad(self, conn: Connection, code: str, message: str) -> None:
+        """Refuse one client frame; after `max_bad_messages` the connection is closed (1008)."""
         conn.bad_messages += 1
         conn.send(error_msg(code, message))
         if conn.bad_messages >= self.settings.max_bad_messages:
-            conn.drop(1008, "too many bad messages")
+            conn.closing = True
 
     async def serve_lobby(self, ws: WebSocket) -> None:
         """The lobby feed: `{"type": "rooms", "rooms": [...]}` on connect and on every change."""
@@ -264,6 +268,9 @@ class Live:
                 rooms = await R.lobby_rooms(session, self.settings.lobby_idle_s, self.hub.busy_rooms())
             conn.send({"type": "rooms", "rooms": rooms})
             while not conn.closed:
+                if conn.closing:
+                    await conn.finish(1008, "too many bad messages")
+                    return
                 try:
                     frame = await ws.receive()
                 except (WebSocketDisconnect, RuntimeError):
