@@ -1,0 +1,183 @@
+"""The HTTP API against a real server: rooms, seats, errors in one shape, cookies, health."""
+from __future__ import annotations
+
+import asyncio
+
+import httpx
+import pytest
+
+from .helpers import Client, auth, create_room, join_room, new_game
+
+
+def _err(r: httpx.Response, status: int, code: str) -> None:
+    assert r.status_code == status, r.text
+    body = r.json()
+    assert body["error"]["code"] == code and body["error"]["message"]
+
+
+def test_health_and_ready(server):
+    assert httpx.get(server.base_url + "/healthz").json() == {"status": "ok"}
+    r = httpx.get(server.base_url + "/readyz")
+    assert r.status_code == 200 and r.json() == {"status": "ready"}
+    assert "/api/rooms" in httpx.get(server.base_url + "/openapi.json").json()["paths"]
+
+
+def test_create_sets_httponly_cookie_and_summary_knows_you(server):
+    r = httpx.post(server.base_url + "/api/rooms", json={"name": "  Alice  ", "public": False})
+    assert r.status_code == 201
+    body = r.json()
+    code, token = body["code"], body["token"]
+    assert body["seat"] == 0 and body["url"] == f"/r/{code}" and len(code) == 10
+    assert len(token) >= 22  # >= 128 bits
+    cookie = r.headers["set-cookie"]
+    assert cookie.startswith(f"osaka_{code}={token}")
+    low = cookie.lower()
+    assert "httponly" in low and "samesite=lax" in low and "path=/" in low
+    # The cookie (browser) and the Bearer header (other clients) both identify the seat.
+    with httpx.Client(base_url=server.base_url) as browser:
+        browser.cookies.set(f"osaka_{code}", token)
+        room = browser.get(f"/api/rooms/{code}").json()
+    assert room["you"] == 0
+    assert httpx.get(f"{server.base_url}/api/rooms/{code}", headers=auth(token)).json()["you"] == 0
+    room = httpx.get(f"{server.base_url}/api/rooms/{code.lower()[:5]}-{code.lower()[5:]}").json()
+    assert room["you"] is None and room["code"] == code
+    assert room["public"] is False and room["host_seat"] == 0 and room["max_seats"] == 4
+    assert room["status"] == "waiting" and room["created_at"].endswith("Z")
+    assert room["players"] == [{"seat": 0, "name": "Alice", "bot": False, "bot_level": None,
+                                "connected": False}]
+    assert token not in str(room)
+
+
+def test_lobby_lists_public_waiting_rooms_only(server):
+    public = create_room(server.base_url, "Pub", public=True)
+    private = create_room(server.base_url, "Priv", public=False)
+    listed = {r["code"]: r for r in httpx.get(server.base_url + "/api/rooms").json()}
+    assert public["code"] in listed and private["code"] not in listed
+    entry = listed[public["code"]]
+    assert entry == {"code": public["code"], "url": f"/r/{public['code']}", "players": ["Pub"],
+                     "seats_free": 3, "status": "waiting", "created_at": entry["created_at"]}
+    join_room(server.base_url, public["code"], "Bob")
+    httpx.post(f"{server.base_url}/api/rooms/{public['code']}/start", headers=auth(public["token"]))
+    listed = {r["code"] for r in httpx.get(server.base_url + "/api/rooms").json()}
+    assert public["code"] not in listed
+
+
+def test_lobby_feed_pushes_changes(server):
+    async def scenario():
+        from websockets.asyncio.client import connect
+        import json
+        async with connect(server.ws_url + "/ws/lobby") as ws:
+            first = json.loads(await ws.recv())
+            assert first["type"] == "rooms" and isinstance(first["rooms"], list)
+            room = await asyncio.to_thread(create_room, server.base_url, "Feed")
+            while True:
+                msg = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                if any(r["code"] == room["code"] for r in msg["rooms"]):
+                    break
+            await asyncio.to_thread(join_room, server.base_url, room["code"], "Joiner")
+            while True:
+                msg = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                entry = [r for r in msg["rooms"] if r["code"] == room["code"]]
+                if entry and entry[0]["players"] == ["Feed", "Joiner"]:
+                    break
+            await ws.send("junk")
+            assert json.loads(await asyncio.wait_for(ws.recv(), 10))["code"] == "bad_message"
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("name", ["", "   ", "x" * 25, "a\x00b", "tab\there", "\u202eevil", 42, None])
+def test_bad_names_are_refused(server, name):
+    _err(httpx.post(server.base_url + "/api/rooms", json={"name": name}), 422, "bad_name")
+    room = create_room(server.base_url)
+    _err(httpx.post(f"{server.base_url}/api/rooms/{room['code']}/join", json={"name": name}), 422, "bad_name")
+    assert len(httpx.get(f"{server.base_url}/api/rooms/{room['code']}").json()["players"]) == 1
+
+
+def test_name_is_kept_as_text(server):
+    room = create_room(server.base_url, "<b>Ö&Co</b>")
+    assert httpx.get(f"{server.base_url}/api/rooms/{room['code']}").json()["players"][0]["name"] == "<b>Ö&Co</b>"
+
+
+@pytest.mark.parametrize("body", ["{not json", "[]", '{"name": "A", "public": "yes"}'])
+def test_bad_bodies_are_refused(server, body):
+    r = httpx.post(server.base_url + "/api/rooms", content=body, headers={"content-type": "application/json"})
+    _err(r, 422, "bad_request")
+
+
+def test_huge_body_is_refused(server):
+    r = httpx.post(server.base_url + "/api/rooms", json={"name": "A", "pad": "x" * 100_000})
+    _err(r, 413, "too_large")
+
+
+def test_unknown_room_and_route(server):
+    for path in ("/api/rooms/ZZZZZZZZZZ", "/api/rooms/nope!"):
+        _err(httpx.get(server.base_url + path), 404, "room_not_found")
+    _err(httpx.post(server.base_url + "/api/rooms/ZZZZZZZZZZ/join", json={"name": "A"}), 404, "room_not_found")
+    _err(httpx.get(server.base_url + "/api/nothing"), 404, "not_found")
+
+
+def test_join_until_full_then_start_rules(server):
+    host = create_room(server.base_url)
+    code = host["code"]
+    _err(httpx.post(f"{server.base_url}/api/rooms/{code}/start", headers=auth(host["token"])),
+         409, "not_enough_players")
+    seats = [join_room(server.base_url, code, f"P{i}") for i in range(1, 4)]
+    assert [s["seat"] for s in seats] == [1, 2, 3]
+    assert len({s["token"] for s in seats} | {host["token"]}) == 4
+    _err(httpx.post(f"{server.base_url}/api/rooms/{code}/join", json={"name": "Late"}), 409, "room_full")
+    # Joining again with one's own token gives one's seat back instead of a new one.
+    again = httpx.post(f"{server.base_url}/api/rooms/{code}/join", json={"name": "P1"},
+                       headers=auth(seats[0]["token"])).json()
+    assert again["seat"] == 1
+    # Only the host starts: no token 401, another seat's token 403, a wrong token 401.
+    _err(httpx.post(f"{server.base_url}/api/rooms/{code}/start"), 401, "unauthorized")
+    _err(httpx.post(f"{server.base_url}/api/rooms/{code}/start", headers=auth(seats[0]["token"])),
+         403, "not_host")
+    _err(httpx.post(f"{server.base_url}/api/rooms/{code}/start", headers=auth("wrong" * 9)),
+         401, "unauthorized")
+    assert httpx.post(f"{server.base_url}/api/rooms/{code}/start", headers=auth(host["token"])).status_code == 200
+    _err(httpx.post(f"{server.base_url}/api/rooms/{code}/start", headers=auth(host["token"])), 409, "game_started")
+    room = httpx.get(f"{server.base_url}/api/rooms/{code}").json()
+    assert room["status"] == "playing" and len(room["players"]) == 4
+
+
+def test_join_after_start_is_refused(server):
+    code, _ = new_game(server.base_url, 2)
+    _err(httpx.post(f"{server.base_url}/api/rooms/{code}/join", json={"name": "Late"}), 409, "game_started")
+
+
+def test_bots_endpoint(server):
+    host = create_room(server.base_url)
+    code = host["code"]
+    other = join_room(server.base_url, code, "Bob")
+    _err(httpx.post(f"{server.base_url}/api/rooms/{code}/bots", json={"level": "easy"},
+                    headers=auth(other["token"])), 403, "not_host")
+    _err(httpx.post(f"{server.base_url}/api/rooms/{code}/bots", json={"level": "genius"},
+                    headers=auth(host["token"])), 422, "bad_level")
+    r = httpx.post(f"{server.base_url}/api/rooms/{code}/bots", json={"level": "hard"}, headers=auth(host["token"]))
+    assert r.status_code == 200 and r.json() == {"seat": 2}
+    players = httpx.get(f"{server.base_url}/api/rooms/{code}").json()["players"]
+    assert players[2]["bot"] is True and players[2]["bot_level"] == "hard"
+    assert players[1]["bot"] is False and players[1]["bot_level"] is None
+
+
+def test_seat_to_bot_rules(server):
+    code, tokens = new_game(server.base_url, 2)
+    url = f"{server.base_url}/api/rooms/{code}/seats"
+
+    async def scenario():
+        c = await Client.open(server.ws_url, code, tokens[1], seat=1)
+        await c.state(0)
+        r = await asyncio.to_thread(httpx.post, f"{url}/1/bot", json={"level": "easy"}, headers=auth(tokens[0]))
+        _err(r, 409, "seat_connected")
+        await c.close()
+
+    asyncio.run(scenario())
+    _err(httpx.post(f"{url}/1/bot", json={"level": "easy"}, headers=auth(tokens[1])), 403, "not_host")
+    _err(httpx.post(f"{url}/3/bot", json={"level": "easy"}, headers=auth(tokens[0])), 404, "seat_not_found")
+    _err(httpx.post(f"{url}/9/bot", json={"level": "easy"}, headers=auth(tokens[0])), 422, "bad_request")
+    waiting = create_room(server.base_url)
+    join_room(server.base_url, waiting["code"], "B")
+    _err(httpx.post(f"{server.base_url}/api/rooms/{waiting['code']}/seats/1/bot", json={"level": "easy"},
+                    headers=auth(waiting["token"])), 409, "game_not_started")
