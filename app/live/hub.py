@@ -10,7 +10,7 @@ import contextlib
 import json
 import logging
 import time
-from typing import Any
+from typing import Any, Callable
 
 from starlette.websockets import WebSocket
 
@@ -33,6 +33,7 @@ class Connection:
         self.seat = seat
         self.closed = False
         self.closing = False  # set when the connection must be closed after a flush
+        self.on_drop: Callable[[Connection], None] | None = None  # told when dropped for slowness
         self.bad_messages = 0
         self._queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=queue_size)
         self._writer = asyncio.create_task(self._write(), name=f"ws-writer-{room}")
@@ -49,6 +50,8 @@ class Connection:
         except asyncio.QueueFull:
             log.info("dropping a slow connection (room %s, seat %s)", self.room, self.seat)
             self.drop(1013, "too slow")
+            if self.on_drop is not None:
+                self.on_drop(self)
 
     def allow(self) -> bool:
         """Token bucket for incoming messages: False when the client floods."""

@@ -184,6 +184,7 @@ class Live:
                 seat = found.seat
             conn = Connection(ws, room=room.code, seat=seat, queue_size=self.settings.send_queue_size,
                               flood_rate=self.settings.flood_rate, flood_burst=self.settings.flood_burst)
+            conn.on_drop = self._dropped
             table = self.table(room)
             async with table.lock:
                 if seat is not None and found.bot_level is not None and found.token_hash is not None:
@@ -201,6 +202,11 @@ class Live:
             conn.stop_writer()
             self.hub.remove(conn)
             await self._after_disconnect(room.code)
+
+    def _dropped(self, conn: Connection) -> None:
+        """A laggard was dropped: forget it now and tell the room (presence)."""
+        self.hub.remove(conn)
+        asyncio.get_running_loop().create_task(self._after_disconnect(conn.room))
 
     async def _after_disconnect(self, code: str) -> None:
         try:
