@@ -1,0 +1,47 @@
+# Traders of Osaka: `make run` serves the app on http://127.0.0.1:8000 (SQLite ./osaka.db),
+# `make test` runs the whole test suite. Install steps are stamped on pyproject.toml, so they
+# are fast when nothing changed.
+VENV    ?= .venv
+PYTHON  ?= python3
+PY      := $(VENV)/bin/python
+HOST    ?= 127.0.0.1
+PORT    ?= 8000
+STAMP      := $(VENV)/.stamp-install
+TEST_STAMP := $(VENV)/.stamp-install-test
+
+.PHONY: install install-test run migrate test chromium clean
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -e .
+	@touch $@
+
+install-test: $(TEST_STAMP)
+
+$(TEST_STAMP): pyproject.toml $(STAMP)
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	@touch $@
+
+migrate: install
+	$(VENV)/bin/osaka migrate
+
+run: migrate
+	$(VENV)/bin/osaka serve --host $(HOST) --port $(PORT)
+
+# The browser tests drive Debian's Chromium (/usr/bin/chromium).
+chromium:
+	@if [ ! -x /usr/bin/chromium ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
+	  else \
+	    echo "Chromium is missing: run 'sudo apt-get update && sudo apt-get install -y chromium'"; \
+	  fi; \
+	fi
+
+test: install-test chromium
+	$(VENV)/bin/pytest
+
+clean:
+	rm -rf $(VENV) *.egg-info .pytest_cache
