@@ -42,7 +42,7 @@ function beep() {
 }
 function drawSound() {
   const b = document.getElementById("sound-btn");
-  b.textContent = soundOn ? "🔔" : "🔕";
+  b.textContent = soundOn ? "♪ ✓" : "♪ ✗";
   b.setAttribute("aria-pressed", String(soundOn));
   b.title = t("room.sound");
   b.setAttribute("aria-label", t("room.sound"));
@@ -55,6 +55,9 @@ function newId() {
 ctx.act = (action) => {
   if (!sock.send({ type: "act", id: newId(), version: ctx.version, action })) { toast(t("conn.lost")); return; }
   ctx.pending = true;
+  // A move uses up the selection; the next decision starts from a clean table.
+  ctx.sel.market = null;
+  ctx.sel.pay.clear(); ctx.sel.discard.clear(); ctx.sel.goods.clear();
   redraw();
 };
 ctx.hostBot = async (seat, level) => {
@@ -93,6 +96,7 @@ function drawLog(full) {
 }
 
 function redraw() {
+  document.body.dataset.pending = ctx.pending ? "1" : "0";
   if (!ctx.room) return;
   const status = ctx.room.status;
   if (status === "waiting") {
@@ -129,6 +133,7 @@ function onMessage(msg) {
       ctx.view = msg.view;
       ctx.version = msg.version;
       ctx.pending = false;
+      document.body.dataset.version = String(msg.version);
       if (ctx.room && ctx.room.status === "waiting") ctx.room.status = msg.view.phase === "over" ? "over" : "playing";
       if (ctx.view.seat !== undefined && ctx.view.seat !== null) ctx.seat = ctx.view.seat;
       redraw();

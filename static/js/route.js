@@ -58,6 +58,7 @@ export function buildRoute() {
     if (kind === "danger") svg.appendChild(waves(x));
     if (kind === "port") svg.appendChild(anchor(x));
     svg.appendChild(s("text", { class: "loc-name", x: x + SP / 2, y: H - 9, "text-anchor": "middle", "data-loc": i }));
+    if (kind === "danger") svg.appendChild(s("text", { class: "loc-warn", x: x + SP / 2, y: 16, "text-anchor": "middle" }));
   }
   for (const c of COLORS) {
     const g = s("g", { class: "ship ship-" + c, "data-color": c });
@@ -71,7 +72,14 @@ export function buildRoute() {
 /** Place ships (`{"red": 0..5, …}`) and refresh the translated labels. */
 export function updateRoute(svg, ships) {
   const names = [];
-  for (const tx of svg.querySelectorAll("text.loc-name")) tx.textContent = t("loc." + tx.dataset.loc);
+  for (const tx of svg.querySelectorAll("text.loc-name")) {
+    const label = t("loc." + tx.dataset.loc);
+    tx.textContent = label;
+    // Long names ("Enshunada II") are squeezed to fit their space on narrow screens.
+    if (label.length > 8) { tx.setAttribute("textLength", String(SP - 10)); tx.setAttribute("lengthAdjust", "spacingAndGlyphs"); }
+    else { tx.removeAttribute("textLength"); tx.removeAttribute("lengthAdjust"); }
+  }
+  for (const tx of svg.querySelectorAll("text.loc-warn")) tx.textContent = "⚠";
   const perSpace = {};
   for (const c of COLORS) {
     const at = ships ? ships[c] ?? 0 : 0;

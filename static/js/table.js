@@ -102,7 +102,7 @@ function renderResult(ctx, el) {
   const names = winners.map((s) => playerName(ctx.room, s)).join(", ");
   fill(el,
     h("h2", null, t("result.title")),
-    h("p", { class: "winners" }, "🏆 ", t(winners.length > 1 ? "result.winners" : "result.winner", { names })),
+    h("p", { class: "winners" }, "★ ", t(winners.length > 1 ? "result.winners" : "result.winner", { names })),
     v.end_reason ? h("p", { class: "muted" }, t("result.reason_" + v.end_reason)) : null,
     h("table", { class: "score" },
       h("thead", null, h("tr", null, h("th", null, t("result.player")), h("th", null, t("result.vp")), h("th", null, t("result.tokens")))),
@@ -161,7 +161,7 @@ function renderPlayers(ctx, ul) {
         acting ? h("span", { class: "badge acting-badge" }, "▶ " + t("table.turn_marker")) : null,
         p.vp !== undefined && p.vp !== null ? h("span", { class: "badge vp" }, p.vp + " " + t("table.vp")) : null),
       h("div", { class: "pl-line" },
-        h("span", { class: "handsize" }, "🂠 ", t("table.hand_size", { n: p.hand_size })),
+        h("span", { class: "handsize" }, h("span", { class: "pile-back mini", "aria-hidden": "true" }), " ", t("table.hand_size", { n: p.hand_size })),
         tokensEl(p.tokens)),
       h("div", { class: "pl-line" }, goodsEl(p.goods)),
       h("div", { class: "pl-line muted" }, h("span", { class: "piece-mini pc-" + PLAYER_COLORS[seat % 4] + (where ? " used" : "") }),
@@ -198,9 +198,9 @@ function renderMe(ctx, el) {
     h("div", { class: "me-goods" }, h("h2", { class: "small-h" }, t("table.your_goods")), goodsEl(me.goods)));
 }
 
-function btn(label, reason, onclick, primary) {
+function btn(label, reason, onclick, primary, id) {
   return h("button", {
-    type: "button", class: "btn" + (primary ? " primary" : ""), disabled: !!reason || undefined,
+    type: "button", id: id || null, class: "btn" + (primary ? " primary" : ""), disabled: !!reason || undefined,
     title: reason || null, onclick,
   }, label);
 }
@@ -211,13 +211,14 @@ function renderBar(ctx, el) {
   el.hidden = false;
   const mine = myDecision(ctx) && v.phase === "turn";
   if (!mine) {
-    fill(el, h("p", { class: "hint" }, v.phase === "turn" ? t("table.hint_wait") : ""));
+    el.hidden = v.phase !== "turn";
+    fill(el, h("p", { class: "hint" }, t("table.hint_wait")));
     return;
   }
   const seat = ctx.seat;
   const me = v.players[seat];
   if (passOnly(v, seat)) {
-    fill(el, h("p", { class: "hint" }, t("table.pass_why")), btn(t("table.pass"), null, () => ctx.act({ type: "pass" }), true));
+    fill(el, h("p", { class: "hint" }, t("table.pass_why")), btn(t("table.pass"), null, () => ctx.act({ type: "pass" }), true, "btn-pass"));
     return;
   }
   const ca = cardActions(ctx);
@@ -236,18 +237,18 @@ function renderBar(ctx, el) {
   const why = [ca.take, ca.reserve].filter(Boolean);
   fill(el,
     h("div", { class: "bar-group" },
-      btn(t("table.take"), busy || ca.take, () => ctx.act({ type: "take", card: ctx.sel.market })),
-      btn(t("table.reserve"), busy || ca.reserve, () => ctx.act({ type: "reserve", card: ctx.sel.market })),
+      btn(t("table.take"), busy || ca.take, () => ctx.act({ type: "take", card: ctx.sel.market }), false, "btn-take"),
+      btn(t("table.reserve"), busy || ca.reserve, () => ctx.act({ type: "reserve", card: ctx.sel.market }), false, "btn-reserve"),
       ctx.sel.market === null ? h("span", { class: "why" }, t("table.hint_turn")) : (why.length ? h("span", { class: "why" }, why[0]) : null)),
     h("div", { class: "bar-group pay" },
-      h("span", { class: "paycount" + (buyWhy ? "" : " ok") }, t("table.selected", { sel, cost })),
+      h("span", { class: "paycount" + (buyWhy ? "" : " ok"), id: "paycount" }, t("table.selected", { sel, cost })),
       btn(t("table.suggest"), !goods.length || total(me.hand || []) < cost ? t("why.cannot_afford", { sum: total(me.hand || []), cost }) : null, () => {
         const s = suggestPayment(me.hand || [], cost, me.goods.map((g) => g.card));
         if (s) { ctx.sel.pay = new Set(s); ctx.redraw(); }
-      }),
-      pay.length ? btn(t("table.clear"), null, () => { ctx.sel.pay.clear(); ctx.redraw(); }) : null,
-      btn(t("table.buy"), busy || buyWhy, () => ctx.act({ type: "buy", payment: pay }), true),
-      buyWhy ? h("span", { class: "why" }, buyWhy) : null));
+      }, false, "btn-suggest"),
+      pay.length ? btn(t("table.clear"), null, () => { ctx.sel.pay.clear(); ctx.redraw(); }, false, "btn-clear") : null,
+      btn(t("table.buy"), busy || buyWhy, () => ctx.act({ type: "buy", payment: pay }), true, "btn-buy"),
+      buyWhy ? h("span", { class: "why", id: "buy-why" }, buyWhy) : null));
 }
 
 function renderDraft(ctx) {
@@ -277,15 +278,15 @@ function renderInsure(ctx) {
     h("h2", { id: "dlg-h" }, t("insure.title")),
     h("p", null, t("insure.sinking", { ships: shipsText })),
     h("h3", null, t("insure.save")),
-    h("div", { class: "cards" }, atRisk.map((g) => cardEl(g.card, { button: true, selected: ctx.sel.goods.has(g.card), onclick: toggle(ctx.sel.goods, g.card) }))),
+    h("div", { class: "cards", id: "insure-goods" }, atRisk.map((g) => cardEl(g.card, { button: true, selected: ctx.sel.goods.has(g.card), onclick: toggle(ctx.sel.goods, g.card) }))),
     h("h3", null, t("insure.discard")),
-    h("div", { class: "cards" }, handCards.map((id) => cardEl(id, { button: true, selected: ctx.sel.discard.has(id), onclick: toggle(ctx.sel.discard, id) }))),
+    h("div", { class: "cards", id: "insure-hand" }, handCards.map((id) => cardEl(id, { button: true, selected: ctx.sel.discard.has(id), onclick: toggle(ctx.sel.discard, id) }))),
     h("p", { class: "icons-left" }, sinking.map((c) => h("span", { class: "left-" + c + (left[c] < 0 ? " bad" : "") }, t("insure.icons_left", { sym: SYMBOL[c], n: left[c] }), " "))),
     over ? h("p", { class: "why" }, t("insure.no_icons")) : null,
     h("div", { class: "bar-group" },
       btn(t("insure.confirm"), ctx.pending ? "…" : over ? t("insure.no_icons") : (!ctx.sel.goods.size ? t("insure.save") : null),
-        () => ctx.act({ type: "insure", discard: [...ctx.sel.discard], goods: [...ctx.sel.goods] }), true),
-      btn(t("insure.nothing"), ctx.pending ? "…" : null, () => ctx.act({ type: "insure", discard: [], goods: [] }))));
+        () => ctx.act({ type: "insure", discard: [...ctx.sel.discard], goods: [...ctx.sel.goods] }), true, "insure-confirm"),
+      btn(t("insure.nothing"), ctx.pending ? "…" : null, () => ctx.act({ type: "insure", discard: [], goods: [] }), false, "insure-none")));
 }
 
 function renderDialog(ctx, el) {

@@ -92,7 +92,7 @@ export class WaitingView {
     const e = this.el;
     e.title.textContent = t("room.waiting_title");
     e.share.textContent = t("room.share");
-    e.copy.textContent = "🔗 " + t("room.copy_link");
+    e.copy.textContent = t("room.copy_link");
     e.qr.alt = t("room.qr_alt");
     e.seatsH.textContent = t("room.seats") + " (" + room.players.length + "/" + room.max_seats + ")";
     const seats = [];
@@ -105,7 +105,7 @@ export class WaitingView {
         h("span", { class: "dot " + (on ? "on" : "off"), title: t(on ? "room.connected" : "room.disconnected"), "aria-label": t(on ? "room.connected" : "room.disconnected") }),
         h("b", { class: "pl-name" }, playerName(room, s)),
         s === room.host_seat ? h("span", { class: "badge" }, t("room.host")) : null,
-        p.bot ? h("span", { class: "badge bot" }, "🤖 " + t("room.bot", { level: t("level." + (p.bot_level || "normal")) })) : null,
+        p.bot ? h("span", { class: "badge bot" }, t("room.bot", { level: t("level." + (p.bot_level || "normal")) })) : null,
         s === room.you ? h("span", { class: "badge you" }, t("room.you")) : null));
     }
     fill(e.seats, seats);
@@ -125,7 +125,7 @@ export class WaitingView {
       const cur = this.level.value || "normal";
       fill(this.level, ["easy", "normal", "hard"].map((l) => h("option", { value: l, selected: l === cur }, t("level." + l))));
       this.levelLabel.textContent = t("room.level") + " ";
-      this.addBot.textContent = "🤖 " + t("room.add_bot");
+      this.addBot.textContent = "+ " + t("room.add_bot");
       this.addBot.disabled = full;
       this.start.textContent = "▶ " + t("room.start");
       const n = room.players.length;

@@ -1,0 +1,128 @@
+"""Fixtures for the browser tests: a real `osaka serve` subprocess on a temporary SQLite
+database (migrated with `osaka migrate` first, bots without delay) and Debian's headless
+Chromium driven by Playwright. Screenshots go to test-artifacts/screenshots/ (gitignored)."""
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "test-artifacts" / "screenshots"
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-gpu",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+DESKTOP = {"width": 1366, "height": 768}
+PHONE = {"width": 390, "height": 844}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _osaka() -> list[str]:
+    """The `osaka` console script of this interpreter's environment (or `python -m app.cli`)."""
+    script = Path(sys.executable).with_name("osaka")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "app.cli"]
+
+
+class E2EServer:
+    """A running `osaka serve`: `.base_url` ("http://127.0.0.1:PORT"), `.stop()`."""
+
+    def __init__(self, tmp: Path):
+        self.port = _free_port()
+        self.base_url = f"http://127.0.0.1:{self.port}"
+        self.log_path = tmp / "server.log"
+        self.env = {**os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{tmp / 'e2e.db'}",
+                    "BOT_DELAY_S": "0", "LOG_LEVEL": "warning"}
+        subprocess.run(_osaka() + ["migrate"], cwd=ROOT, env=self.env, check=True)
+        log = open(self.log_path, "ab")
+        self.proc = subprocess.Popen(
+            _osaka() + ["serve", "--host", "127.0.0.1", "--port", str(self.port)],
+            cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError("server exited: " + self.log_path.read_text()[-3000:])
+            try:
+                if httpx.get(self.base_url + "/healthz", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError("server did not start in time")
+
+    def stop(self) -> None:
+        """SIGTERM the server's process group, SIGKILL if it lingers."""
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(10)
+
+
+@pytest.fixture(scope="session")
+def e2e_server(tmp_path_factory) -> E2EServer:
+    """One real server for the browser tests of this session (each test makes its own rooms)."""
+    srv = E2EServer(tmp_path_factory.mktemp("e2e"))
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Headless Debian Chromium (never a downloaded browser build)."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium")
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def new_page(browser):
+    """new_page(viewport=DESKTOP, **context_options) -> a page in a fresh browser context
+    (its own cookies = its own player). Page errors and dialogs (alert) are recorded on
+    page.errors / page.dialogs; a test fails if any page raised a script error."""
+    contexts = []
+    pages = []
+
+    def make(viewport=None, **opts):
+        ctx = browser.new_context(viewport=viewport or DESKTOP, **opts)
+        contexts.append(ctx)
+        page = ctx.new_page()
+        page.errors = []
+        page.dialogs = []
+        page.on("pageerror", lambda e: page.errors.append(str(e)))
+        page.on("dialog", lambda d: (page.dialogs.append(d.message), d.dismiss()))
+        page.set_default_timeout(15000)
+        pages.append(page)
+        return page
+
+    yield make
+    errors = [e for p in pages for e in p.errors]
+    for ctx in contexts:
+        ctx.close()
+    assert not errors, errors
+
+
+@pytest.fixture(scope="session")
+def shots() -> Path:
+    """The screenshot folder (created)."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    return SHOTS

@@ -1,0 +1,190 @@
+"""Browser helpers for the e2e tests: read the table from the DOM and act through the UI the
+way a player would (clicks only). Card ids → colour/value as in docs/engine.md."""
+from __future__ import annotations
+
+import re
+import time
+
+# A name that would run a script and bold text if it were inserted as HTML (24 characters,
+# the longest name allowed).
+EVIL_NAME = "<svg/onload=alert(1)><b>"
+
+
+def card_value(cid: int) -> int:
+    """Value of a card id (R-comp-1): id % 27 in 0..10 → 2, 11..19 → 3, else 5."""
+    r = cid % 27
+    return 2 if r <= 10 else 3 if r <= 19 else 5
+
+
+def minimal_payment(hand: list[int], cost: int) -> list[int] | None:
+    """Some legal payment (R-buy-3: covers cost; no single card can be removed), greedy from
+    the biggest coins then dropping spare small ones; None when the hand is too small."""
+    if sum(map(card_value, hand)) < cost:
+        return None
+    chosen: list[int] = []
+    for cid in sorted(hand, key=card_value, reverse=True):
+        if sum(map(card_value, chosen)) >= cost:
+            break
+        chosen.append(cid)
+    changed = True
+    while changed:
+        changed = False
+        for cid in sorted(chosen, key=card_value):
+            if sum(map(card_value, chosen)) - card_value(cid) >= cost:
+                chosen.remove(cid)
+                changed = True
+                break
+    return chosen
+
+
+def is_minimal(pay: list[int], cost: int) -> bool:
+    total = sum(map(card_value, pay))
+    return bool(pay) and total >= cost and total - min(map(card_value, pay)) < cost
+
+
+def create_room(page, base: str, name: str, public: bool = True) -> str:
+    """Create a room from the home page; returns its code (the page is now in the room)."""
+    page.goto(base + "/")
+    page.fill("#create-name", name)
+    page.check("input[name=vis][value=%s]" % ("public" if public else "private"))
+    page.click("#create-form button[type=submit]")
+    page.wait_for_url(re.compile(r".*/r/[^/]+$"))
+    page.wait_for_selector(".seat.mine")
+    return page.url.rsplit("/", 1)[1]
+
+
+def join_room(page, base: str, code: str, name: str) -> None:
+    """Open the room link and take a seat with the join form."""
+    page.goto(f"{base}/r/{code}")
+    page.fill("#join-name", name)
+    page.click("#join-btn")
+    page.wait_for_selector(".seat.mine")
+
+
+def hand(page) -> list[int]:
+    return page.eval_on_selector_all("#hand .card", "els => els.map(e => +e.dataset.card)")
+
+
+def market(page) -> list[dict]:
+    """[{card, mine_or_free (may take/buy), reserved}] in Market order."""
+    return page.eval_on_selector_all(
+        "#market .card",
+        "els => els.map(e => ({card: +e.dataset.card, other: e.classList.contains('dim'),"
+        " reserved: !!e.querySelector('.piece')}))")
+
+
+def farm(page) -> list[dict]:
+    return page.eval_on_selector_all(
+        "#farm .card", "els => els.map(e => ({card: +e.dataset.card, reserved: !!e.querySelector('.piece')}))")
+
+
+def my_seat(page) -> int:
+    return int(page.get_attribute(".player.mine", "data-seat"))
+
+
+def log_count(page) -> int:
+    return page.locator("#log li").count()
+
+
+def phase_of(page) -> str | None:
+    """What this page must decide now: "draft", "insurance", "turn", or None (not its decision)."""
+    if page.locator(".overlay:not([hidden]) .token-btn").count():
+        return "draft"
+    if page.locator(".overlay:not([hidden]) #insure-none").count():
+        return "insurance"
+    if page.locator("#topbar-turn-mine, .turn.mine").count() and page.locator("#actionbar:not([hidden]) .btn").count():
+        return "turn"
+    return None
+
+
+def wait_acting(pages, timeout_s: float = 20.0):
+    """The page whose decision it is now (polls every page), or None when the game is over."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if len({version(p) for p in pages}) != 1:
+            time.sleep(0.05)
+            continue
+        for p in pages:
+            if p.locator(".result:not([hidden])").count():
+                return None
+            ph = phase_of(p)
+            if ph:
+                return p, ph
+        time.sleep(0.1)
+    raise AssertionError("nobody's decision appeared in time")
+
+
+def version(page) -> int:
+    """The game version (actions applied) of the last state this page drew."""
+    return int(page.evaluate("document.body.dataset.version || '-1'"))
+
+
+def wait_log_grows(page, before: int) -> None:
+    """Wait until the page's log has more lines than `before` and the state after them came
+    (the page is no longer waiting for an answer to its action)."""
+    page.wait_for_function("n => document.querySelectorAll('#log li').length > n", arg=before)
+    page.wait_for_function("() => document.body.dataset.pending !== '1'")
+
+
+def cost_of(page) -> int:
+    return sum(card_value(m["card"]) for m in market(page) if not m["other"])
+
+
+def do_take(page) -> int:
+    """Take the first Market card this seat may take; returns its id."""
+    cand = [m for m in market(page) if not m["other"]]
+    cid = cand[0]["card"]
+    before = log_count(page)
+    page.click(f'#market .card[data-card="{cid}"]')
+    page.click("#btn-take")
+    wait_log_grows(page, before)
+    return cid
+
+
+def can_reserve(page) -> bool:
+    free = not page.locator(".player.mine .piece-mini.used").count()
+    return free and any(not f["reserved"] for f in farm(page))
+
+
+def do_reserve(page) -> int:
+    """Reserve the first free Farm card; returns its id."""
+    cid = next(f["card"] for f in farm(page) if not f["reserved"])
+    before = log_count(page)
+    page.click(f'#farm .card[data-card="{cid}"]')
+    page.click("#btn-reserve")
+    wait_log_grows(page, before)
+    return cid
+
+
+def do_buy_suggest(page) -> list[int]:
+    """Buy with the suggest button; returns the payment the page chose."""
+    page.click("#btn-suggest")
+    pay = page.eval_on_selector_all("#hand .card.selected", "els => els.map(e => +e.dataset.card)")
+    assert is_minimal(pay, cost_of(page)), (pay, cost_of(page))
+    assert page.is_enabled("#btn-buy")
+    before = log_count(page)
+    page.click("#btn-buy")
+    wait_log_grows(page, before)
+    return pay
+
+
+def insure_something(page) -> None:
+    """Answer the insurance dialog: save what the shields allow, if anything, else nothing."""
+    before = log_count(page)
+    goods = page.eval_on_selector_all("#insure-goods .card", "els => els.map(e => +e.dataset.card)")
+    hand_cards = page.eval_on_selector_all("#insure-hand .card", "els => els.map(e => +e.dataset.card)")
+    pick = next(((g, c) for g in goods for c in hand_cards if g // 27 == c // 27), None)
+    if pick:
+        page.click(f'#insure-goods .card[data-card="{pick[0]}"]')
+        page.click(f'#insure-hand .card[data-card="{pick[1]}"]')
+        assert page.is_enabled("#insure-confirm")
+        page.click("#insure-confirm")
+    else:
+        page.click("#insure-none")
+    wait_log_grows(page, before)
+
+
+def choose_token(page, i: int) -> None:
+    before = log_count(page)
+    page.locator(".overlay .token-btn").nth(i % 4).click()
+    wait_log_grows(page, before)
