@@ -118,6 +118,16 @@ def check_state(s: GameState) -> dict:
             assert kinds <= allowed
         else:
             assert acts == []
+    if js["phase"] != "over":
+        # R-pay-4: 8 or more tokens end the game at once.
+        assert all(sum(p["tokens"].values()) < 8 for p in js["players"])
+    if js["phase"] == "turn":
+        # R-turn-1: the active player starts with a card to take unless nothing is left.
+        takeable = [x for x in js["market"] if x["reserved_by"] in (None, js["turn"])]
+        assert takeable or (not js["deck"] and not js["discard"])
+        # R-turn-3: passing is possible only once both piles are exhausted.
+        if {"type": "pass"} in [a.to_json() for a in legal_actions(s, js["to_act"])]:
+            assert not js["deck"] and not js["discard"]
     if js["phase"] == "insurance":
         assert js["sinking"] and js["insurance_queue"][0] == js["to_act"]
     if js["phase"] == "over":
