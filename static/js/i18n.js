@@ -72,6 +72,8 @@ export function raw(key) { return lookup(key); }
 
 /** t("log.take", {name: "Bob"}) -> string with {placeholders} filled in (as text). */
 export function t(key, params) {
+  // Plural: a "<key>_one" entry is used when params.n === 1 ("1 card", "1 Karte").
+  if (params && params.n === 1 && lookup(key + "_one") !== undefined) key += "_one";
   let v = lookup(key);
   if (v === undefined) return key;
   if (typeof v === "function") return v(params || {});

@@ -36,9 +36,9 @@ export function buildTable(root) {
       h("div", { class: "row market-row" }, h("div", { class: "row-top" }, parts.marketTitle, parts.marketInfo), parts.market),
       h("div", { class: "row farm-row" }, h("div", { class: "row-top" }, parts.farmTitle), parts.farm),
       parts.piles),
-    h("section", { class: "panel players-panel" }, parts.playersTitle, parts.players),
     parts.me,
     parts.bar,
+    h("section", { class: "panel players-panel" }, parts.playersTitle, parts.players),
     h("details", { class: "panel logbox", open: true },
       h("summary", null, parts.logTitle), parts.log),
   ), parts.dialog);
@@ -107,7 +107,7 @@ function renderResult(ctx, el) {
     h("table", { class: "score" },
       h("thead", null, h("tr", null, h("th", null, t("result.player")), h("th", null, t("result.vp")), h("th", null, t("result.tokens")))),
       h("tbody", null, rows.map((r) => h("tr", { class: winners.includes(r.seat) ? "win" : "" },
-        h("td", null, h("span", { class: "swatch pc-" + PLAYER_COLORS[r.seat % 4] }), " ", playerName(ctx.room, r.seat), r.seat === ctx.seat ? " (" + t("room.you") + ")" : ""),
+        h("td", null, h("span", { class: "who" }, h("span", { class: "swatch pc-" + PLAYER_COLORS[r.seat % 4], "aria-hidden": "true" }, initialOf(playerName(ctx.room, r.seat))), playerName(ctx.room, r.seat), r.seat === ctx.seat ? " (" + t("room.you") + ")" : "")),
         h("td", { class: "num" }, String(r.vp)),
         h("td", { class: "num" }, String(r.tokens)))))),
     h("p", null, h("a", { class: "btn primary", href: "/" }, t("result.new_game"))));
@@ -239,7 +239,7 @@ function renderBar(ctx, el) {
     h("div", { class: "bar-group" },
       btn(t("table.take"), busy || ca.take, () => ctx.act({ type: "take", card: ctx.sel.market }), false, "btn-take"),
       btn(t("table.reserve"), busy || ca.reserve, () => ctx.act({ type: "reserve", card: ctx.sel.market }), false, "btn-reserve"),
-      ctx.sel.market === null ? h("span", { class: "why" }, t("table.hint_turn")) : (why.length ? h("span", { class: "why" }, why[0]) : null)),
+      ctx.sel.market === null ? h("span", { class: "why hint-long" }, t("table.hint_turn")) : (why.length ? h("span", { class: "why" }, why[0]) : null)),
     h("div", { class: "bar-group pay" },
       h("span", { class: "paycount" + (buyWhy ? "" : " ok"), id: "paycount" }, t("table.selected", { sel, cost })),
       btn(t("table.suggest"), !goods.length || total(me.hand || []) < cost ? t("why.cannot_afford", { sum: total(me.hand || []), cost }) : null, () => {
@@ -321,7 +321,7 @@ export function renderTable(ctx, parts) {
   parts.logTitle.textContent = t("table.log");
   parts.playersTitle.textContent = t("table.players");
   const goods = ctx.seat !== null ? buyableGoods(v, ctx.seat) : v.market.filter((m) => m.reserved_by == null).map((m) => m.card);
-  fill(parts.marketInfo, h("span", { class: "cost" }, t("table.buy_cost", { cost: total(goods) })));
+  fill(parts.marketInfo, goods.length ? h("span", { class: "cost" }, t("table.buy_cost", { cost: total(goods) })) : null);
   fill(parts.market, slotCards(ctx, v.market, "market"));
   fill(parts.farm, slotCards(ctx, v.farm, "farm"));
   const top = v.discard.slice(-6).reverse();

@@ -1,0 +1,111 @@
+"""Page-level checks in a real browser: weight of the scripts and styles, no horizontal
+scrolling at phone and desktop sizes, the language switch (EN/DE, remembered), the QR code,
+the how-to-play page, an unknown room, and refusals shown to the player."""
+from __future__ import annotations
+
+import httpx
+from playwright.sync_api import expect
+
+from .conftest import DESKTOP, PHONE, ROOT
+from .helpers import EVIL_NAME, create_room, join_room
+
+BUDGET_BYTES = 150 * 1000  # all JS + CSS together, uncompressed
+
+
+def test_all_js_and_css_weigh_at_most_150_kb():
+    files = [p for p in (ROOT / "static").rglob("*") if p.suffix in (".js", ".css")]
+    assert files
+    total = sum(p.stat().st_size for p in files)
+    assert total <= BUDGET_BYTES, f"{total} bytes of JS+CSS"
+
+
+def _no_hscroll(page) -> None:
+    sw, iw = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert sw <= iw, f"{page.url}: scrollWidth {sw} > innerWidth {iw}"
+
+
+def test_no_horizontal_scrolling_on_phone_and_desktop(e2e_server, new_page):
+    base = e2e_server.base_url
+    host = new_page()
+    code = create_room(host, base, "Hana")
+    guest = new_page()
+    join_room(guest, base, code, EVIL_NAME)
+    for viewport in (PHONE, DESKTOP):
+        for page, path in ((host, "/"), (host, "/how-to-play"), (host, f"/r/{code}")):
+            page.set_viewport_size(viewport)
+            page.goto(base + path)
+            page.wait_for_load_state("networkidle")
+            _no_hscroll(page)
+    host.select_option("#bot-level", "hard")
+    host.click("#add-bot")
+    host.wait_for_function("document.querySelectorAll('.seat:not(.empty)').length === 3")
+    host.click("#start-btn")
+    for viewport in (PHONE, DESKTOP):
+        for page in (host, guest):
+            page.set_viewport_size(viewport)
+            page.wait_for_selector("#players .player")
+            _no_hscroll(page)
+    # the bot seat says it is a bot, with its level
+    assert "bot (hard)" in host.inner_text("#players")
+
+
+def test_language_switch_is_remembered_and_translates_the_table(e2e_server, new_page):
+    base = e2e_server.base_url
+    page = new_page(locale="en-US")
+    page.goto(base + "/")
+    expect(page.locator("#create-h")).to_have_text("Create a room")
+    page.click(".lang-btn[data-lang=de]")
+    expect(page.locator("#create-h")).to_have_text("Raum anlegen")
+    page.reload()
+    expect(page.locator("#create-h")).to_have_text("Raum anlegen")
+    page.goto(base + "/how-to-play")
+    expect(page.locator("#howto")).to_contain_text("Schwarze Flut")
+    code = create_room(page, base, "Greta")
+    page.click("#add-bot")
+    page.wait_for_function("document.querySelectorAll('.seat:not(.empty)').length === 2")
+    page.click("#start-btn")
+    page.wait_for_selector("#players .player")
+    text = page.inner_text("#main")
+    assert "Markt" in text and "Bauernhof" in text and "Nachziehstapel" in text
+    assert "Spielverlauf" in text and "beginnt mit" in page.inner_text("#log")
+    page.click(".lang-btn[data-lang=en]")
+    expect(page.locator("#log")).to_contain_text("starts with")
+    expect(page.locator("#main")).to_contain_text("Market")
+    assert code
+
+
+def test_german_browser_gets_german_first(e2e_server, new_page):
+    page = new_page(locale="de-DE")
+    page.goto(e2e_server.base_url + "/")
+    expect(page.locator("#create-h")).to_have_text("Raum anlegen")
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+
+
+def test_room_qr_code_is_an_svg_of_the_room_link(e2e_server):
+    r = httpx.get(e2e_server.base_url + "/r/ABC123/qr.svg")
+    assert r.status_code == 200
+    assert r.headers["content-type"].startswith("image/svg+xml")
+    assert r.text.lstrip().startswith("<svg")
+    assert httpx.get(e2e_server.base_url + "/r/bad%20code/qr.svg").status_code == 404
+
+
+def test_unknown_room_says_so(e2e_server, new_page):
+    page = new_page()
+    page.goto(e2e_server.base_url + "/r/NOSUCHROOM")
+    page.wait_for_selector("text=There is no room with this code.")
+
+
+def test_server_refusal_is_shown_to_the_player(e2e_server, new_page):
+    """The server refuses a name with a right-to-left override (422 bad_name) that the page
+    itself lets through; its message shows in the join form and no seat is taken."""
+    base = e2e_server.base_url
+    host = new_page()
+    code = create_room(host, base, "Host")
+    visitor = new_page()
+    visitor.goto(f"{base}/r/{code}")
+    visitor.fill("#join-name", "Eve\u202egnirts")
+    visitor.click("#join-btn")
+    err = visitor.locator(".join .form-error")
+    expect(err).not_to_be_empty()
+    assert visitor.locator(".seat.mine").count() == 0
+    assert host.locator(".seat:not(.empty)").count() == 1
