@@ -352,3 +352,14 @@ def test_r_reserve_3_piece_stays_on_farm_card_moving_to_the_market(pool):
     s1, _, _ = act(s1, 0, {"type": "take", "card": m})
     assert all(a["type"] != "reserve" for a in actions_json(s1, 1))  # piece still out
     assert {"type": "take", "card": farm[1]} in actions_json(s1, 1)
+
+
+def test_r_take_1_own_reserved_farm_card_cannot_be_taken_or_bought_yet(pool):
+    m = pool.take("red", 2)
+    farm = pool.take("blue", 2, 3)
+    hand = pool.take("yellow", 5, 2)
+    s = build(market=[m], farm=[(farm[0], 0), farm[1], farm[2]], players=[{"hand": hand}])
+    assert refused(s, 0, {"type": "take", "card": farm[0]}).code == "card_not_in_market"
+    _, events, js = act(s, 0, {"type": "buy", "payment": hand[:1]})
+    assert of_type(events, "buy")[0]["goods"] == [m]
+    assert js["market"][0] == {"card": farm[0], "reserved_by": 0}

@@ -284,8 +284,13 @@ def _tide_3p(pool, *, active=1):
 
 def test_r_pay_6_insurance_clockwise_from_the_active_player_with_skips(pool):
     s, pay, g, h = _tide_3p(pool, active=1)
+    market_before = s.to_json()["market"]
     s, events, js = act(s, 1, {"type": "buy", "payment": pay})
     assert js["phase"] == "insurance" and js["sinking"] == ["blue", "yellow"]
+    # R-buy-7: the refresh waits until the payment, insurance included, is over.
+    assert not of_type(events, "refresh") and not of_type(events, "ship_returned")
+    assert js["market"] == [] and len(market_before) == 1
+    assert js["ships"]["red"] == 5 and js["ships"]["blue"] == 4
     assert js["insurance_queue"] == [1, 0] and s.to_act == 1 and js["turn"] == 1
     assert legal_actions(s, 0) == [] and legal_actions(s, 2) == []
     assert refused(s, 0, {"type": "insure", "discard": [], "goods": []}).code == \
