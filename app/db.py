@@ -30,6 +30,17 @@ def make_engine(url: str) -> AsyncEngine:
             cur.execute("PRAGMA foreign_keys=ON")
             cur.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL survives a killed process
             cur.close()
+            # Let SQLAlchemy, not the driver, delimit transactions: every session is exactly
+            # one BEGIN IMMEDIATE ... COMMIT/ROLLBACK: no read snapshot outlives its session, and
+            # a transaction that reads then writes never fails to upgrade (SQLITE_BUSY_SNAPSHOT);
+            # writers queue on the busy timeout. Callers never hold a session open while waiting
+            # for a room's asyncio lock (see app/live/service.py).
+            # https://docs.sqlalchemy.org/en/20/dialects/sqlite.html#serializable-isolation-savepoints-transactional-ddl
+            dbapi_conn.isolation_level = None
+
+        @event.listens_for(engine.sync_engine, "begin")
+        def _sqlite_begin(conn):  # pragma: no cover - trivial
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
     return engine
 
 

@@ -82,8 +82,12 @@ class BotDriver:
             if room is None or room.status != "playing":
                 return False
             table = live.table(room)
+            await session.commit()  # no transaction may wait on the room lock
             async with table.lock:
-                await table.sync(session, room)
+                room = await live.fresh_room(session, room.id)
+                if room is None or room.status != "playing":
+                    return False
+                live.broadcast_game(table, await table.sync(session, room))
                 seat = table.state.to_act if table.state is not None else None
                 if seat is None:
                     return False

@@ -90,11 +90,11 @@ class Live:
             table = self.tables[room.code] = Table(room.code, room.id)
         return table
 
-    async def synced_table(self, session: AsyncSession, room: Room) -> Table:
-        """The room's table caught up with the database (call with the table lock held)."""
-        table = self.table(room)
-        await table.sync(session, room)
-        return table
+    @staticmethod
+    async def fresh_room(session: AsyncSession, room_id: int) -> Room | None:
+        """The room row as committed now (read it again after taking the room lock)."""
+        return await session.scalar(select(Room).where(Room.id == room_id)
+                                    .execution_options(populate_existing=True))
 
     # ------------------------------------------------------------- summaries
     def summary(self, room: Room, you: int | None) -> dict:
@@ -126,21 +126,21 @@ class Live:
         if table.state is not None:
             conn.send({"type": "state", "version": table.version, "view": table.view(conn.seat)})
 
-    def broadcast_game(self, table: Table, events: list[dict] | None) -> None:
-        """Events (filtered per seat) then state to every connection; views built once per seat."""
-        frames: dict[int | None, tuple[str | None, str]] = {}
+    def broadcast_game(self, table: Table, actions: list[tuple[int, list[dict]]]) -> None:
+        """For each (version, events): the events filtered per seat; then the current state.
+        Frames are built once per seat and shared by that seat's connections."""
+        if not actions:
+            return
+        frames: dict[int | None, list[str]] = {}
         for conn in self.hub.of(table.code):
             if conn.seat not in frames:
-                ev = None
-                if events is not None:
-                    ev = dumps({"type": "event", "version": table.version,
-                                "events": visible(events, conn.seat)})
-                st = dumps({"type": "state", "version": table.version, "view": table.view(conn.seat)})
-                frames[conn.seat] = (ev, st)
-            ev, st = frames[conn.seat]
-            if ev is not None:
-                conn.send(ev)
-            conn.send(st)
+                out = [dumps({"type": "event", "version": v, "events": visible(ev, conn.seat)})
+                       for v, ev in actions]
+                out.append(dumps({"type": "state", "version": table.version,
+                                  "view": table.view(conn.seat)}))
+                frames[conn.seat] = out
+            for text in frames[conn.seat]:
+                conn.send(text)
 
     # ------------------------------------------------------------ HTTP hooks
     async def after_room_change(self, code: str, *, game_started: bool = False) -> None:
@@ -148,12 +148,13 @@ class Live:
         async with self.sessions() as session:
             room = await session.scalar(select(Room).where(Room.code == code)
                                         .options(selectinload(Room.seats)))
+            await session.commit()  # no transaction may wait on the room lock
             if room is not None:
                 table = self.table(room)
                 async with table.lock:
                     await self.broadcast_room(session, code)
                     if game_started:
-                        await table.sync(session, room)
+                        await table.sync(session, await self.fresh_room(session, room.id))
                         for conn in self.hub.of(code):
                             self.send_sync(conn, table)
         await self.lobby_changed()
@@ -186,14 +187,15 @@ class Live:
                               flood_rate=self.settings.flood_rate, flood_burst=self.settings.flood_burst)
             conn.on_drop = self._dropped
             table = self.table(room)
+            await session.commit()  # no transaction may wait on the room lock
             async with table.lock:
                 if seat is not None and found.bot_level is not None and found.token_hash is not None:
                     found.bot_level = None  # the player takes the seat back from the computer
                 room.active_at = utcnow()
                 await session.commit()
+                self.broadcast_game(table, await table.sync(session, await self.fresh_room(session, room.id)))
                 self.hub.add(conn)
                 await self.broadcast_room(session, room.code)
-                await table.sync(session, room)
                 self.send_sync(conn, table)
         await self.lobby_changed()
         try:
@@ -324,13 +326,12 @@ class Live:
             return False
         async with table.lock:
             async with self.sessions() as session:
-                room = await session.scalar(select(Room).where(Room.id == table.room_id)
-                                            .execution_options(populate_existing=True))
+                room = await self.fresh_room(session, table.room_id)
                 if room is None:
                     return refuse("room_not_found", "The room is gone.")
                 if room.seed is None:
                     return refuse("game_not_started", "The game has not started yet.")
-                await table.sync(session, room)
+                self.broadcast_game(table, await table.sync(session, room))
                 seen = await session.scalar(select(ActionRow.id).where(
                     ActionRow.room_id == room.id, ActionRow.action_id == action_id))
                 if seen is not None:
@@ -363,9 +364,8 @@ class Live:
                 except IntegrityError:
                     # Another process committed first: catch up and answer like a late client.
                     await session.rollback()
-                    room = await session.scalar(select(Room).where(Room.id == table.room_id)
-                                                .execution_options(populate_existing=True))
-                    await table.sync(session, room)
+                    room = await self.fresh_room(session, table.room_id)
+                    self.broadcast_game(table, await table.sync(session, room))
                     dup = await session.scalar(select(ActionRow.id).where(
                         ActionRow.room_id == room.id, ActionRow.action_id == action_id))
                     if dup is not None:
@@ -375,7 +375,7 @@ class Live:
                     return refuse("stale_version", f"The game is at version {table.version}.")
                 table.state, table.version = new_state, new_version
                 table.events.append(events)
-                self.broadcast_game(table, events)
+                self.broadcast_game(table, [(new_version, events)])
                 if status == "over":
                     await self.broadcast_room(session, code)
         self.bots.kick(code)

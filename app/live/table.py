@@ -37,16 +37,20 @@ class Table:
         self.events: list[list[dict]] = []   # events[v - 1] = events of action v
         self.seed: int | None = None
 
-    async def sync(self, session: AsyncSession, room: Room) -> None:
-        """Catch up with the database: new game on the start, replay actions after `version`."""
+    async def sync(self, session: AsyncSession, room: Room) -> list[tuple[int, list[dict]]]:
+        """Catch up with the database: new game on the start, replay actions after `version`.
+
+        Returns the (version, events) of the actions replayed now (committed elsewhere)."""
         if room.seed is None:
             self.state, self.version, self.events, self.seed = None, 0, [], None
-            return
-        if self.state is None or self.seed != room.seed or room.version < self.version:
+            return []
+        if self.state is None or self.seed != room.seed:
             self.state = engine.new_game(room.num_players, room.seed)
             self.seed, self.version, self.events = room.seed, 0, []
-        if room.version == self.version:
-            return
+        if room.version <= self.version:
+            # Equal: nothing new. Lower: `room` was read before our last commit (the log only grows).
+            return []
+        caught: list[tuple[int, list[dict]]] = []
         rows = (await session.scalars(
             select(ActionRow).where(ActionRow.room_id == self.room_id,
                                     ActionRow.version > self.version)
@@ -57,6 +61,8 @@ class Table:
             self.state, events = engine.play(self.state, row.seat, row.action)
             self.version = row.version
             self.events.append(events)
+            caught.append((row.version, events))
+        return caught
 
     def history(self, seat: int | None) -> list[dict]:
         """All past events of the game that `seat` may see, in order."""

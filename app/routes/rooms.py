@@ -51,6 +51,7 @@ async def join_room(code: str, body: JoinRoomIn, response: Response, live: LiveD
     mine = R.seat_of(room, token)
     if mine is not None:
         return {"code": room.code, "url": R.room_url(room.code), "seat": mine.seat, "token": token}
+    await session.commit()  # no transaction may wait on the room lock
     async with live.table(room).lock:
         await session.refresh(room, ["seats", "status"])
         seat, new = await R.join_room(session, room, body.name)
@@ -64,6 +65,7 @@ async def add_bot(code: str, body: BotIn, live: LiveDep, session: SessionDep, to
     """(Host only, before the start.) A computer player of `level` takes the next free seat."""
     room = await R.load_room(session, code)
     R.require_host(room, token)
+    await session.commit()  # no transaction may wait on the room lock
     async with live.table(room).lock:
         await session.refresh(room, ["seats", "status"])
         seat = await R.add_bot(session, room, body.level)
@@ -76,6 +78,7 @@ async def start_game(code: str, live: LiveDep, session: SessionDep, token: Token
     """(Host only.) Start the game with the seated players; 409 `not_enough_players` below 2."""
     room = await R.load_room(session, code)
     R.require_host(room, token)
+    await session.commit()  # no transaction may wait on the room lock
     async with live.table(room).lock:
         await session.refresh(room, ["seats", "status"])
         await R.start_game(session, room)
@@ -90,6 +93,7 @@ async def seat_to_bot(code: str, body: BotIn, live: LiveDep, session: SessionDep
     connects again; 409 `seat_connected` while that seat has a live connection."""
     room = await R.load_room(session, code)
     R.require_host(room, token)
+    await session.commit()  # no transaction may wait on the room lock
     async with live.table(room).lock:
         await session.refresh(room, ["seats", "status"])
         await R.hand_seat_to_bot(session, room, seat, body.level, live.hub.connected_seats(room.code))

@@ -252,3 +252,43 @@ def test_bad_token_or_unknown_room_is_refused(server, token, code):
         assert not [m for m in c.msgs if m["type"] == "state"]
 
     asyncio.run(scenario())
+
+
+def test_two_servers_racing_on_one_database_apply_exactly_one(server, server_factory):
+    """Two processes share the database: the one that loses the race for a version refuses
+    with stale_version and catches up from the action log."""
+    other = server_factory()
+    code, tokens = new_game(server.base_url, 2)
+
+    async def scenario():
+        seat_clients = await _seat_clients(server, code, tokens)
+        seat = (await seat_clients[0].state())["view"]["to_act"]
+        a = seat_clients[seat]
+        b = await Client.open(other.ws_url, code, tokens[seat], seat=seat)
+        await b.state(0)
+        await asyncio.gather(
+            a.send({"type": "act", "id": "on-a", "version": 0,
+                    "action": {"type": "choose_token", "color": "green"}}),
+            b.send({"type": "act", "id": "on-b", "version": 0,
+                    "action": {"type": "choose_token", "color": "yellow"}}))
+        await a.state(1)
+        await b.state(1)
+        for _ in range(100):  # the loser's refusal follows its catch-up state
+            errors = [m for c in (a, b) for m in c.msgs if m["type"] == "error"]
+            if errors:
+                break
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.3)
+        errors = [m for c in (a, b) for m in c.msgs if m["type"] == "error"]
+        assert len(errors) == 1 and errors[0]["code"] == "stale_version", errors
+        events = [m for c in (a, b) for m in c.msgs if m["type"] == "event"]
+        assert [m["version"] for m in events] == [1, 1]
+        # Both processes now agree on version 1 (the loser caught up and told its clients).
+        sa, sb = await a.state(1), await b.state(1)
+        assert sa["version"] == sb["version"] == 1 and sa["view"] == sb["view"]
+        for c in seat_clients + [b]:
+            await c.close()
+
+    asyncio.run(scenario())
+    assert httpx.get(f"{server.base_url}/api/rooms/{code}").json()["version"] == 1
+    assert httpx.get(f"{other.base_url}/api/rooms/{code}").json()["version"] == 1
