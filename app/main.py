@@ -78,7 +78,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
-        await live.resume()
+        try:
+            await live.resume()
+        except Exception:  # e.g. schema missing: stay up, /readyz says why
+            log.exception("could not resume games; is the database migrated?")
         cleanup = asyncio.create_task(live.cleanup_loop(), name="cleanup")
         try:
             yield

@@ -181,3 +181,35 @@ def test_seat_to_bot_rules(server):
     join_room(server.base_url, waiting["code"], "B")
     _err(httpx.post(f"{server.base_url}/api/rooms/{waiting['code']}/seats/1/bot", json={"level": "easy"},
                     headers=auth(waiting["token"])), 409, "game_not_started")
+
+
+def test_readyz_is_503_when_migrations_are_missing(tmp_path):
+    """A server on a database without the schema is alive but not ready."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    import socket
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'empty.db'}", "LOG_LEVEL": "warning"}
+    proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "--factory", "app.main:create_app",
+                             "--host", "127.0.0.1", "--port", str(port)], cwd=root, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        r = httpx.get(f"http://127.0.0.1:{port}/readyz")
+        assert r.status_code == 503 and r.json()["status"] == "not_ready"
+    finally:
+        proc.kill()
+        proc.wait(10)
