@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 import argparse
-import logging
 import sys
 
 from .config import Settings
+from .logs import configure as configure_logging
+from .logs import uvicorn_level
 from .migrate import upgrade
 
 
@@ -20,8 +21,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     settings = Settings()
-    logging.basicConfig(level=settings.log_level.upper(),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    configure_logging(settings.log_level)
     if args.command == "migrate":
         upgrade(settings.database_url)
         return 0
@@ -29,13 +29,17 @@ def main(argv: list[str] | None = None) -> int:
     settings = settings.model_copy(update=overrides)
     upgrade(settings.database_url)
 
-    import uvicorn
-
     from .main import create_app
-    uvicorn.run(create_app(settings), host=settings.host, port=settings.port,
-                log_level=settings.log_level.lower(), ws_max_size=settings.ws_max_size,
-                ws_ping_interval=settings.ws_ping_interval_s, ws_ping_timeout=settings.ws_ping_timeout_s,
-                timeout_graceful_shutdown=5)
+    from .shutdown import serve
+    app = create_app(settings)
+    # Logging stays ours (JSON lines, app/logs.py): no uvicorn log config, no uvicorn access
+    # log (app.logs.AccessLog writes it). Behind a reverse proxy, X-Forwarded-For/-Proto are
+    # honoured from the addresses in FORWARDED_ALLOW_IPS only (uvicorn's ProxyHeadersMiddleware).
+    serve(app, app.state.live, host=settings.host, port=settings.port,
+          log_config=None, log_level=uvicorn_level(settings.log_level), access_log=False,
+          proxy_headers=True, forwarded_allow_ips=settings.forwarded_allow_ips,
+          ws_max_size=settings.ws_max_size, ws_ping_interval=settings.ws_ping_interval_s,
+          ws_ping_timeout=settings.ws_ping_timeout_s)
     return 0
 
 

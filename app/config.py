@@ -35,5 +35,7 @@ class Settings(BaseSettings):
     flood_rate: float = Field(20, gt=0)           # client messages per second allowed on average
     flood_burst: int = Field(60, ge=1)            # ... and in one burst
     max_bad_messages: int = Field(50, ge=1)       # bad or flooding messages before the socket is closed (1008)
-    cookie_secure: bool = False                   # set the Secure flag on seat cookies (behind HTTPS)
+    cookie_secure: bool = False                   # Secure seat cookies always (else only on https requests)
+    # reverse proxy: comma-separated addresses (or "*") whose X-Forwarded-For/-Proto are trusted
+    forwarded_allow_ips: str = "127.0.0.1,::1"
     max_body_bytes: int = Field(65536, ge=1024)   # larger HTTP bodies get 413 too_large

@@ -15,6 +15,7 @@ from .db import make_engine, make_sessionmaker
 from .errors import error_body, install_error_handlers
 from .live.hub import dumps
 from .live.service import Live
+from .logs import AccessLog
 from .migrate import head_revisions
 from .routes import health, pages, rooms, ws
 
@@ -100,6 +101,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.migration_heads = head_revisions(settings.database_url)
     install_error_handlers(app)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    app.add_middleware(AccessLog)  # outermost: also logs the 413s of BodyLimit
     app.include_router(health.router)
     app.include_router(rooms.router)
     app.include_router(ws.router)

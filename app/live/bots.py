@@ -18,6 +18,7 @@ from sqlalchemy import select
 
 import engine
 
+from ..logs import action_kind
 from ..models import Room, Seat
 
 if TYPE_CHECKING:
@@ -118,7 +119,8 @@ class BotDriver:
                 return True
             if table.version != version:
                 return True
-            log.warning("bot action %r refused in room %s; playing a random legal action", action, code)
+            log.warning("bot action %s refused in room %s; playing a random legal action",
+                        action_kind(action), code)  # its type only: the payload shows a hand
         legal = engine.legal_actions(state, seat)
         if not legal:
             return False

@@ -23,6 +23,7 @@ import engine
 from .. import rooms as R
 from ..config import Settings
 from ..errors import ApiError
+from ..logs import action_kind, log_event
 from ..models import ActionRow, Room, Seat, utcnow
 from ..security import cookie_name, normalize_code
 from .hub import Connection, Hub, dumps
@@ -320,7 +321,13 @@ class Live:
         table = self.tables.get(code)
         if table is None:
             return False
+        def note(outcome: str, at: int = version) -> None:
+            # One line per action outcome: its type and outcome code, never its payload (app/logs.py).
+            log_event(log, "action", room=code, seat=seat, action=action_kind(action), version=at,
+                      outcome=outcome, by="player" if bot_level is None else "bot")
+
         def refuse(err: str, message: str) -> bool:
+            note(err)
             if reply is not None:
                 reply.send(error_msg(err, message, action_id))
             return False
@@ -335,6 +342,7 @@ class Live:
                 seen = await session.scalar(select(ActionRow.id).where(
                     ActionRow.room_id == room.id, ActionRow.action_id == action_id))
                 if seen is not None:
+                    note("duplicate")
                     if reply is not None:
                         self.send_state(reply, table)
                     return False
@@ -344,6 +352,7 @@ class Live:
                     level = await session.scalar(select(Seat.bot_level).where(
                         Seat.room_id == room.id, Seat.seat == seat))
                     if level is None:
+                        note("not_a_bot_seat")
                         return False
                 try:
                     parsed = engine.action_from_json(action)
@@ -369,6 +378,7 @@ class Live:
                     dup = await session.scalar(select(ActionRow.id).where(
                         ActionRow.room_id == room.id, ActionRow.action_id == action_id))
                     if dup is not None:
+                        note("duplicate")
                         if reply is not None:
                             self.send_state(reply, table)
                         return False
@@ -378,6 +388,7 @@ class Live:
                 self.broadcast_game(table, [(new_version, events)])
                 if status == "over":
                     await self.broadcast_room(session, code)
+        note("applied", new_version)
         self.bots.kick(code)
         return True
 

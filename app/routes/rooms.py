@@ -1,7 +1,7 @@
 """HTTP API of rooms (docs/protocol.md): create, list, show, join, bots, start, hand a seat to a bot."""
 from __future__ import annotations
 
-from fastapi import APIRouter, Path, Response
+from fastapi import APIRouter, Path, Request, Response
 
 from .. import rooms as R
 from ..deps import LiveDep, SessionDep, TokenDep
@@ -15,16 +15,20 @@ COOKIE_MAX_AGE_S = 30 * 86400
 ERRORS = {404: {"description": "`room_not_found`"}, 409: {"description": "see docs/protocol.md"}}
 
 
-def _set_seat_cookie(response: Response, live, code: str, token: str) -> None:
+def _set_seat_cookie(request: Request, response: Response, live, code: str, token: str) -> None:
+    # Secure when COOKIE_SECURE is set or the request came over https — directly, or through a
+    # trusted proxy's X-Forwarded-Proto (uvicorn rewrites the scheme; FORWARDED_ALLOW_IPS).
+    secure = live.settings.cookie_secure or request.url.scheme == "https"
     response.set_cookie(cookie_name(code), token, max_age=COOKIE_MAX_AGE_S, path="/", httponly=True,
-                        samesite="lax", secure=live.settings.cookie_secure)
+                        samesite="lax", secure=secure)
 
 
 @router.post("", status_code=201, response_model=CreateRoomOut)
-async def create_room(body: CreateRoomIn, response: Response, live: LiveDep, session: SessionDep):
+async def create_room(body: CreateRoomIn, request: Request, response: Response, live: LiveDep,
+                      session: SessionDep):
     """Create a room; the caller is the host in seat 0. Sets the seat cookie; the token is shown once."""
     room, token = await R.create_room(session, body.name, body.public)
-    _set_seat_cookie(response, live, room.code, token)
+    _set_seat_cookie(request, response, live, room.code, token)
     await live.lobby_changed()
     return {"code": room.code, "url": R.room_url(room.code), "seat": 0, "token": token}
 
@@ -44,7 +48,7 @@ async def show_room(code: str, live: LiveDep, session: SessionDep, token: TokenD
 
 
 @router.post("/{code}/join", response_model=JoinRoomOut, responses=ERRORS)
-async def join_room(code: str, body: JoinRoomIn, response: Response, live: LiveDep,
+async def join_room(code: str, body: JoinRoomIn, request: Request, response: Response, live: LiveDep,
                     session: SessionDep, token: TokenDep):
     """Take the next free seat. A caller who already holds a seat of this room gets it back."""
     room = await R.load_room(session, code)
@@ -55,7 +59,7 @@ async def join_room(code: str, body: JoinRoomIn, response: Response, live: LiveD
     async with live.table(room).lock:
         await session.refresh(room, ["seats", "status"])
         seat, new = await R.join_room(session, room, body.name)
-    _set_seat_cookie(response, live, room.code, new)
+    _set_seat_cookie(request, response, live, room.code, new)
     await live.after_room_change(room.code)
     return {"code": room.code, "url": R.room_url(room.code), "seat": seat.seat, "token": new}
 

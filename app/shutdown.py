@@ -1,0 +1,110 @@
+"""Graceful shutdown on SIGTERM/SIGINT (`docker stop`, `docker compose restart`, Ctrl+C).
+
+Order, all within `SHUTDOWN_BUDGET_S` (docker's default stop timeout is 10 s):
+
+1. Stop accepting connections (the listening sockets are closed).
+2. Take every room's lock: an action being applied (a person's or a bot's) finishes —
+   committed and broadcast — first. Then the computer players stop, and every room and lobby
+   connection is sent ``{"type": "server_restarting"}`` after what it was already due.
+3. Each connection's queue is flushed and the socket closed with 1012 "service restart"
+   (RFC 6455 §7.4.1 / IANA registry); browsers reconnect by themselves with backoff
+   (static/js/net.js), and land on the restarted server with the game as it was committed.
+4. uvicorn's own shutdown: wait for the remaining requests (`GRACEFUL_TIMEOUT_S`,
+   `timeout_graceful_shutdown`), then the app's lifespan shutdown (bots, database pool).
+
+An action frame the server had not read before step 2 is not applied; its sender hears nothing
+of it and sees the unchanged version after reconnecting (resending the same `id` is safe).
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+import socket
+import time
+
+import uvicorn
+
+from .live.hub import Connection
+from .live.service import Live
+from .logs import log_event
+
+log = logging.getLogger("osaka.shutdown")
+RESTART_CLOSE_CODE = 1012           # "Service Restart"
+RESTART_NOTICE = {"type": "server_restarting"}
+DRAIN_TIMEOUT_S = 3.0               # steps 2-3
+GRACEFUL_TIMEOUT_S = 4.0            # step 4 (uvicorn's timeout_graceful_shutdown)
+SHUTDOWN_BUDGET_S = 10.0
+
+
+async def drain(live: Live, timeout_s: float = DRAIN_TIMEOUT_S) -> int:
+    """Steps 2-3 above on `live`; returns how many connections were told. Never raises for a
+    peer that went away; gives up waiting after `timeout_s` seconds (the rest is closed by
+    uvicorn with 1012 anyway)."""
+    told: list[Connection] = []
+
+    async def notify_all() -> None:
+        async with contextlib.AsyncExitStack() as held:
+            # Every room's lock, one at a time (an action only ever holds its own room's, so
+            # this cannot deadlock): an action being applied finishes — committed and broadcast
+            # — before its room is told; bots are cancelled only outside their critical section.
+            for table in [live.tables[code] for code in sorted(live.tables)]:
+                await held.enter_async_context(table.lock)
+            live.bots.shutdown()
+            for conns in list(live.hub.rooms.values()):
+                told.extend(c for c in conns if not c.closed)
+            told.extend(c for c in live.hub.lobby if not c.closed)
+            for conn in told:
+                conn.send(RESTART_NOTICE)
+        await asyncio.gather(*(c.finish(RESTART_CLOSE_CODE, "service restart") for c in told),
+                             return_exceptions=True)
+
+    start = time.perf_counter()
+    try:
+        await asyncio.wait_for(notify_all(), timeout_s)
+    except asyncio.TimeoutError:
+        log.warning("drain timed out after %.1f s", timeout_s)
+    log_event(log, "drained", connections=len(told), ms=round((time.perf_counter() - start) * 1000, 1))
+    return len(told)
+
+
+class GracefulServer(uvicorn.Server):
+    """uvicorn's Server with steps 1-3 before its own shutdown (`uvicorn.Server.shutdown`, which
+    would otherwise close every WebSocket with a bare 1012 before the app can say anything)."""
+
+    def __init__(self, config: uvicorn.Config, live: Live):
+        super().__init__(config)
+        self.live = live
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        """Stop accepting, drain the live connections, then uvicorn's shutdown."""
+        for server in getattr(self, "servers", []):
+            server.close()
+        try:
+            await drain(self.live)
+        except Exception:  # a failed drain must not prevent the shutdown
+            log.exception("drain failed")
+        await super().shutdown(sockets)
+
+
+def serve(app, live: Live, **config) -> None:
+    """Run `app` under GracefulServer until SIGTERM/SIGINT; returns normally after a graceful stop.
+
+    uvicorn (>= 0.29) re-raises a captured signal after its shutdown to the handler that was
+    installed before it ("cooperative signal handling"); the handlers installed here only ask
+    the server to exit, so a stop requested by the platform ends with exit status 0 instead of
+    death by SIGTERM (143) — and a signal arriving just before uvicorn took over still stops it.
+    """
+    server = GracefulServer(uvicorn.Config(app, timeout_graceful_shutdown=GRACEFUL_TIMEOUT_S, **config),
+                            live)
+
+    def stop(_sig, _frame) -> None:
+        server.should_exit = True
+
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        server.run()
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
