@@ -14,6 +14,16 @@ EDO = 5  # location index of Edo (R-comp-3)
 WAVES = (3, 4)  # Enshunada I and II: ships there sink at a payment (R-pay-5)
 
 
+def _value(card: int) -> int:
+    r = card % 27
+    return 2 if r <= 10 else (3 if r <= 19 else 5)
+
+
+#: VALUE[id] -> 2, 3 or 5; ICONS[id] -> 2, 1 or 0 (lookup tables for hot loops)
+VALUE: tuple[int, ...] = tuple(_value(c) for c in range(108))
+ICONS: tuple[int, ...] = tuple({2: 2, 3: 1, 5: 0}[v] for v in VALUE)
+
+
 def color_index(card: int) -> int:
     """Colour index 0..3 of a card id."""
     return card // 27
@@ -26,14 +36,12 @@ def color_of(card: int) -> str:
 
 def value_of(card: int) -> int:
     """Coin/goods value of a card id: 2, 3 or 5 (R-comp-1)."""
-    r = card % 27
-    return 2 if r <= 10 else (3 if r <= 19 else 5)
+    return VALUE[card]
 
 
 def icons_of(card: int) -> int:
     """Insurance icons of a card id: 2 on a value-2 card, 1 on a value-3, 0 on a value-5 (R-comp-2)."""
-    r = card % 27
-    return 2 if r <= 10 else (1 if r <= 19 else 0)
+    return ICONS[card]
 
 
 def sale_vp(max_value: int, count: int, tokens: int) -> int:

@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from engine import Action, GameState, apply_action, legal_actions
 
 from .determinize import Knowledge, determinize
-from .heuristic import DEFAULT_WEIGHTS, Board, Weights, relative_score, win_probability
+from .heuristic import (DEFAULT_WEIGHTS, Board, Weights, horizon, player_value, relative_score,
+                        win_probability)
 from .policies import (choose_token, insurance_choice, payment_cost, prune_buys,
                        score_actions)
 
@@ -66,16 +67,20 @@ def playout_action(state: GameState, seat: int, rng: random.Random,
         return rng.choice(acts)
     board = Board.from_state(sj)
     nxt = (seat + 1) % board.n
+    h = horizon(board)
+    base_vals = [player_value(board, p, w, h) for p in range(board.n)]
     best_a = acts[0]
     best_v = -math.inf
     seen_buy = False
     for a in sorted(acts, key=_buy_first_cheapest):
         j = a.to_json()
         t = j["type"]
-        if t == "take":
-            b = board.take(seat, j["card"])
-        elif t == "reserve":
-            b = board.reserve(seat, j["card"])
+        vals = None
+        if t == "take" or t == "reserve":
+            # only this seat's value changes (tokens, hence the horizon, stay the same)
+            b = board.take(seat, j["card"]) if t == "take" else board.reserve(seat, j["card"])
+            vals = list(base_vals)
+            vals[seat] = player_value(b, seat, w, h)
         elif t == "buy":
             if seen_buy:  # only the cheapest payment is scored
                 continue
@@ -86,7 +91,7 @@ def playout_action(state: GameState, seat: int, rng: random.Random,
         if not b.over:
             b.to_act = nxt
             b.phase = "turn"
-        v = relative_score(b, seat, w) + rng.random() * 1e-6
+        v = relative_score(b, seat, w, vals) + rng.random() * 1e-6
         if v > best_v:
             best_a, best_v = a, v
     return best_a

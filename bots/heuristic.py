@@ -20,9 +20,11 @@ used for scoring only; the engine remains the authority for what happens.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import math
+import copy as _copy
+from dataclasses import dataclass
 
-from .cards import COLOR_INDEX, COLORS, EDO, WAVES, icons_of, sale_vp, value_of
+from .cards import COLOR_INDEX, COLORS, EDO, VALUE, WAVES, icons_of, sale_vp, value_of
 
 
 @dataclass(frozen=True)
@@ -77,7 +79,6 @@ class Board:
     farm: list[tuple[int, int | None]]
     winners: list[int] | None = None
     over: bool = False
-    extra: dict = field(default_factory=dict)
 
     @classmethod
     def from_state(cls, s: dict) -> "Board":
@@ -130,16 +131,17 @@ class Board:
 
     def take(self, seat: int, card: int) -> "Board":
         """The board after ``seat`` takes ``card`` as a coin (R-take)."""
-        b = self.copy()
-        b.market = [(c, r) for c, r in b.market if c != card]
-        b.hands[seat].append(card)
+        b = _copy.copy(self)  # copy-on-write: only the Market and this hand change
+        b.market = [(c, r) for c, r in self.market if c != card]
+        b.hands = list(self.hands)
+        b.hands[seat] = self.hands[seat] + [card]
         return b
 
     def reserve(self, seat: int, card: int) -> "Board":
         """The board after ``seat`` puts its Reservation piece on ``card`` (R-reserve)."""
-        b = self.copy()
-        b.market = [(c, seat if c == card else r) for c, r in b.market]
-        b.farm = [(c, seat if c == card else r) for c, r in b.farm]
+        b = _copy.copy(self)  # copy-on-write: only the reservations change
+        b.market = [(c, seat if c == card else r) for c, r in self.market]
+        b.farm = [(c, seat if c == card else r) for c, r in self.farm]
         return b
 
     def buy(self, seat: int, payment: list[int]) -> "Board":
@@ -213,14 +215,19 @@ def horizon(board: Board) -> int:
     return max(1, 8 - max(sum(t) for t in board.tokens))
 
 
-def player_value(board: Board, p: int, w: Weights = DEFAULT_WEIGHTS) -> float:
-    """Heuristic worth of seat ``p`` on ``board``, in VP-equivalents (see module doc)."""
+def player_value(board: Board, p: int, w: Weights = DEFAULT_WEIGHTS,
+                 h: int | None = None) -> float:
+    """Heuristic worth of seat ``p`` on ``board``, in VP-equivalents (see module doc).
+
+    ``h`` is ``horizon(board)`` when the caller already has it.
+    """
     v = float(board.vp[p])
     toks = board.tokens[p]
     v += w.token * sum(toks)
     if board.over:
         return v
-    h = horizon(board)
+    if h is None:
+        h = horizon(board)
     for ci in range(4):
         gs = board.goods[p][ci]
         if not gs:
@@ -237,21 +244,22 @@ def player_value(board: Board, p: int, w: Weights = DEFAULT_WEIGHTS) -> float:
         n_ins = sum(1 for _, i in gs if i)
         reach = (n_ins * w.reach_insured[loc] + (n - n_ins) * w.reach[loc]) / n
         v += reach * end_factor(EDO - loc, h) * sale
-    hv = sum(value_of(c) for c in board.hands[p])
+    hv = sum([VALUE[c] for c in board.hands[p]])
     v += w.coin * min(hv, w.coin_cap) + 0.5 * w.coin * max(0, hv - w.coin_cap)
     reserved = [c for c, r in board.market + board.farm if r == p]
     if reserved:
-        v += w.reserved_claim * sum(value_of(c) for c in reserved)
+        v += w.reserved_claim * sum([VALUE[c] for c in reserved])
     else:
         v += w.reservation_free
     return v
 
 
-def best_purchase_gain(board: Board, q: int, w: Weights = DEFAULT_WEIGHTS) -> float:
+def best_purchase_gain(board: Board, q: int, w: Weights = DEFAULT_WEIGHTS,
+                       before: float | None = None) -> float:
     """How much seat ``q`` would gain by buying the Market now (0 if it cannot or should not).
 
     Uses the cheapest covering payment from ``q``'s hand (a greedy guess), compared with
-    taking the best coin instead.
+    taking the best coin instead. ``before`` is ``player_value(board, q)`` if known.
     """
     goods = board.goods_for(q)
     if not goods:
@@ -261,7 +269,8 @@ def best_purchase_gain(board: Board, q: int, w: Weights = DEFAULT_WEIGHTS) -> fl
     if sum(value_of(c) for c in hand) < cost:
         return 0.0
     payment = _greedy_payment(hand, cost)
-    before = player_value(board, q, w)
+    if before is None:
+        before = player_value(board, q, w)
     after = player_value(board.buy(q, payment), q, w)
     take_gain = w.coin * max(value_of(c) for c in goods)
     return max(0.0, after - before - take_gain)
@@ -284,10 +293,12 @@ def _greedy_payment(hand: list[int], cost: int) -> list[int]:
     return chosen
 
 
-def relative_score(board: Board, me: int, w: Weights = DEFAULT_WEIGHTS) -> float:
+def relative_score(board: Board, me: int, w: Weights = DEFAULT_WEIGHTS,
+                   vals: list[float] | None = None) -> float:
     """My value minus the opponents' (max-weighted), minus the next player's opportunity.
 
-    For a finished game: +100 for a sole win, +50/k-shared, -100 for a loss, plus the VP gap.
+    For a finished game: +100 for a sole win, +100/k for a k-way shared win, -100 for a
+    loss, plus the VP gap. ``vals`` are the players' ``player_value``s if already known.
     """
     if board.over:
         winners = board.winners
@@ -297,14 +308,16 @@ def relative_score(board: Board, me: int, w: Weights = DEFAULT_WEIGHTS) -> float
         if me in winners:
             return 100.0 / len(winners) + gap
         return -100.0 + gap
-    vals = [player_value(board, p, w) for p in range(board.n)]
+    if vals is None:
+        h = horizon(board)
+        vals = [player_value(board, p, w, h) for p in range(board.n)]
     opp = [vals[o] for o in range(board.n) if o != me]
     agg = opp[0] if len(opp) == 1 else 0.6 * max(opp) + 0.4 * sum(opp) / len(opp)
     score = vals[me] - agg
     nxt = board.to_act
     if board.phase == "turn" and nxt is not None and nxt != me:
         share = 1.0 if board.n == 2 else 0.6
-        score -= w.opportunity * share * best_purchase_gain(board, nxt, w)
+        score -= w.opportunity * share * best_purchase_gain(board, nxt, w, vals[nxt])
     return score
 
 
@@ -319,8 +332,6 @@ def win_probability(board: Board, me: int, w: Weights = DEFAULT_WEIGHTS) -> floa
         winners = board.winners if board.winners is not None else _winners(board)
         return 1.0 / len(winners) if me in winners else 0.0
     s = relative_score(board, me, w)
-    import math
-
     scale = 3.0 + 0.5 * horizon(board)
     x = max(-30.0, min(30.0, s / scale))
     return 1.0 / (1.0 + math.exp(-x))

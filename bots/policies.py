@@ -64,11 +64,7 @@ def insurance_choice(state: GameState, seat: int, acts: list[Action],
     best = None
     best_v = None
     for a in acts:
-        b = Board.from_state(apply_action(state, seat, a).to_json())
-        if b.phase == "insurance" or b.over:
-            v = player_value(b, seat, w)
-        else:
-            v = player_value(b, seat, w)
+        v = player_value(Board.from_state(apply_action(state, seat, a).to_json()), seat, w)
         if best_v is None or v > best_v + 1e-9:
             best, best_v = a, v
     return best
