@@ -22,7 +22,7 @@ async function main() {
   await initI18n();
   onLangChange(renderRooms);
   const name = document.getElementById("create-name");
-  name.value = rememberedName();
+  if (!name.value) name.value = rememberedName();  // never overwrite what was typed already
   const err = document.getElementById("create-error");
   document.getElementById("create-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
@@ -42,6 +42,8 @@ async function main() {
     }
   });
 
+  // Enabled only now, so an early click never submits the form natively.
+  document.getElementById("create-btn").disabled = false;
   try { rooms = await api("GET", "/api/rooms"); renderRooms(); } catch (e) { toast(errorText(e.code, e.message)); }
   const live = document.getElementById("lobby-live");
   const sock = new LiveSocket("/ws/lobby", {

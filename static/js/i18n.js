@@ -36,6 +36,7 @@ export async function initI18n() {
     b.addEventListener("click", () => setLang(b.dataset.lang));
   }
   markLang();
+  document.documentElement.dataset.ready = "1";  // the page's scripts are wired (tests wait for it)
 }
 
 function markLang() {

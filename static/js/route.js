@@ -39,7 +39,7 @@ function waves(x) {
 }
 
 function anchor(x) {
-  return s("g", { class: "anchor", transform: `translate(${x + SP - 16},22)` },
+  return s("g", { class: "anchor", transform: `translate(${x + SP / 2},15) scale(0.85)` },
     s("circle", { cx: 0, cy: -8, r: 3 }),
     s("line", { x1: 0, y1: -5, x2: 0, y2: 10 }),
     s("line", { x1: -5, y1: -2, x2: 5, y2: -2 }),
@@ -87,7 +87,7 @@ export function updateRoute(svg, ships) {
     const x = at * SP + SP / 2;
     // Stack up to four ships in a 2×2 grid inside the space.
     const dx = (k % 2 === 1 ? -1 : 1) * 22;
-    const dy = k <= 2 ? 44 : 86;
+    const dy = k <= 2 ? 52 : 92;
     const g = svg.querySelector(".ship-" + c);
     g.style.transform = `translate(${x + dx}px, ${dy}px)`;
     const label = t("route.ship", { color: t("color." + c), loc: t("loc." + at) });

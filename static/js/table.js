@@ -163,7 +163,7 @@ function renderPlayers(ctx, ul) {
       h("div", { class: "pl-line" },
         h("span", { class: "handsize" }, h("span", { class: "pile-back mini", "aria-hidden": "true" }), " ", t("table.hand_size", { n: p.hand_size })),
         tokensEl(p.tokens)),
-      h("div", { class: "pl-line" }, goodsEl(p.goods)),
+      h("div", { class: "pl-line" }, h("span", { class: "muted" }, t("table.goods") + ":"), goodsEl(p.goods)),
       h("div", { class: "pl-line muted" }, h("span", { class: "piece-mini pc-" + PLAYER_COLORS[seat % 4] + (where ? " used" : "") }),
         " ", t(where === "market" ? "table.res_market" : where === "farm" ? "table.res_farm" : "table.res_free")),
       isHost && v.phase !== "over" && !rp.bot && !rp.connected && seat !== ctx.seat ? botHandover(ctx, seat) : null,

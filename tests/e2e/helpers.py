@@ -42,12 +42,20 @@ def is_minimal(pay: list[int], cost: int) -> bool:
     return bool(pay) and total >= cost and total - min(map(card_value, pay)) < cost
 
 
+def goto(page, url: str) -> None:
+    """Open a page and wait until its scripts are wired (html[data-ready])."""
+    page.goto(url)
+    page.wait_for_selector("html[data-ready]", state="attached")
+
+
 def create_room(page, base: str, name: str, public: bool = True) -> str:
     """Create a room from the home page; returns its code (the page is now in the room)."""
-    page.goto(base + "/")
+    goto(page, base + "/")
     page.fill("#create-name", name)
     page.check("input[name=vis][value=%s]" % ("public" if public else "private"))
-    page.click("#create-form button[type=submit]")
+    with page.expect_response(lambda r: r.url.endswith("/api/rooms") and r.request.method == "POST") as resp:
+        page.click("#create-btn")
+    assert resp.value.status == 201, (resp.value.status, resp.value.text())
     page.wait_for_url(re.compile(r".*/r/[^/]+$"))
     page.wait_for_selector(".seat.mine")
     return page.url.rsplit("/", 1)[1]
@@ -55,7 +63,7 @@ def create_room(page, base: str, name: str, public: bool = True) -> str:
 
 def join_room(page, base: str, code: str, name: str) -> None:
     """Open the room link and take a seat with the join form."""
-    page.goto(f"{base}/r/{code}")
+    goto(page, f"{base}/r/{code}")
     page.fill("#join-name", name)
     page.click("#join-btn")
     page.wait_for_selector(".seat.mine")

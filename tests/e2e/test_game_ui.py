@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from .conftest import DESKTOP, PHONE
-from .helpers import (EVIL_NAME, card_value, choose_token, cost_of, create_room, do_buy_suggest,
+from .helpers import (goto, EVIL_NAME, card_value, choose_token, cost_of, create_room, do_buy_suggest,
                       do_reserve, do_take, can_reserve, hand, insure_something, is_minimal,
                       join_room, log_count, market, minimal_payment, my_seat, wait_acting,
                       wait_log_grows)
@@ -60,7 +60,7 @@ def test_three_players_play_through_the_ui(e2e_server, new_page, shots):
     base = e2e_server.base_url
     alice = new_page()
     home = alice
-    home.goto(base + "/")
+    goto(home, base + "/")
     home.wait_for_selector("#create-form")
     home.screenshot(path=str(shots / "home-desktop.png"))
     home.set_viewport_size(PHONE)
@@ -86,7 +86,7 @@ def test_three_players_play_through_the_ui(e2e_server, new_page, shots):
 
     # A visitor who does not join watches as a spectator.
     spectator = new_page()
-    spectator.goto(f"{base}/r/{code}")
+    goto(spectator, f"{base}/r/{code}")
     spectator.wait_for_selector("#join-name")
 
     alice.click("#start-btn")
@@ -190,6 +190,7 @@ def test_a_game_against_a_bot_reaches_the_result_screen(e2e_server, new_page, sh
             choose_token(page, step)
         elif phase == "insurance":
             insure_something(page)
+            print("insurance decided through the dialog")
         elif page.locator("#btn-pass").count():
             before = log_count(page)
             page.click("#btn-pass")

@@ -7,7 +7,7 @@ import httpx
 from playwright.sync_api import expect
 
 from .conftest import DESKTOP, PHONE, ROOT
-from .helpers import EVIL_NAME, create_room, join_room
+from .helpers import goto, EVIL_NAME, create_room, join_room
 
 BUDGET_BYTES = 150 * 1000  # all JS + CSS together, uncompressed
 
@@ -33,7 +33,7 @@ def test_no_horizontal_scrolling_on_phone_and_desktop(e2e_server, new_page):
     for viewport in (PHONE, DESKTOP):
         for page, path in ((host, "/"), (host, "/how-to-play"), (host, f"/r/{code}")):
             page.set_viewport_size(viewport)
-            page.goto(base + path)
+            goto(page, base + path)
             page.wait_for_load_state("networkidle")
             _no_hscroll(page)
     host.select_option("#bot-level", "hard")
@@ -52,13 +52,13 @@ def test_no_horizontal_scrolling_on_phone_and_desktop(e2e_server, new_page):
 def test_language_switch_is_remembered_and_translates_the_table(e2e_server, new_page):
     base = e2e_server.base_url
     page = new_page(locale="en-US")
-    page.goto(base + "/")
+    goto(page, base + "/")
     expect(page.locator("#create-h")).to_have_text("Create a room")
     page.click(".lang-btn[data-lang=de]")
     expect(page.locator("#create-h")).to_have_text("Raum anlegen")
     page.reload()
     expect(page.locator("#create-h")).to_have_text("Raum anlegen")
-    page.goto(base + "/how-to-play")
+    goto(page, base + "/how-to-play")
     expect(page.locator("#howto")).to_contain_text("Schwarze Flut")
     code = create_room(page, base, "Greta")
     page.click("#add-bot")
@@ -76,7 +76,7 @@ def test_language_switch_is_remembered_and_translates_the_table(e2e_server, new_
 
 def test_german_browser_gets_german_first(e2e_server, new_page):
     page = new_page(locale="de-DE")
-    page.goto(e2e_server.base_url + "/")
+    goto(page, e2e_server.base_url + "/")
     expect(page.locator("#create-h")).to_have_text("Raum anlegen")
     expect(page.locator("html")).to_have_attribute("lang", "de")
 
@@ -91,7 +91,7 @@ def test_room_qr_code_is_an_svg_of_the_room_link(e2e_server):
 
 def test_unknown_room_says_so(e2e_server, new_page):
     page = new_page()
-    page.goto(e2e_server.base_url + "/r/NOSUCHROOM")
+    goto(page, e2e_server.base_url + "/r/NOSUCHROOM")
     page.wait_for_selector("text=There is no room with this code.")
 
 
@@ -102,7 +102,7 @@ def test_server_refusal_is_shown_to_the_player(e2e_server, new_page):
     host = new_page()
     code = create_room(host, base, "Host")
     visitor = new_page()
-    visitor.goto(f"{base}/r/{code}")
+    goto(visitor, f"{base}/r/{code}")
     visitor.fill("#join-name", "Eve\u202egnirts")
     visitor.click("#join-btn")
     err = visitor.locator(".join .form-error")
