@@ -1,0 +1,545 @@
+"""Load benchmark of one server process: R rooms of 4 simulated players playing random legal moves.
+
+    python bench/load.py --rooms 25,50,100,250 --duration 30 --json out.json [--db sqlite|postgres]
+    python bench/load.py --url http://127.0.0.1:PORT [--server-pid PID] --rooms 50
+
+Without `--url` it starts `osaka serve` itself (127.0.0.1, a free port, `BOT_DELAY_S=0`) on a
+fresh database for every step: a new SQLite file, or the PostgreSQL database `osaka_bench`
+(dropped and created again; `--pg-admin-url` names the server). Each step:
+
+1. Client worker processes (`--workers`, separate from the server so they do not share its
+   CPU budget) create their rooms over HTTP (create + 3 joins + start, Bearer tokens) and open
+   4 WebSockets per room (docs/protocol.md), each a real `websockets` client.
+2. For `--duration` seconds every seat whose decision it is waits a think time (uniform in
+   0.5..1.5 × `--think`, default 2 s), chooses with `bots.choose_action(view, "easy")` (a
+   random legal move among non-silly ones, from its own view only) and sends `act`.
+3. Per action it measures the time from sending the `act` to the moment all 4 seats of the
+   room hold the `state` frame of the new version (the 4 clients of a room live in the same
+   worker, so one monotonic clock serves). Errors: failed setup calls, sockets closed by the
+   server, actions not fully delivered within `--timeout`; refused = `error` frames.
+4. The server process is sampled with psutil: CPU share over the measured window (percent of
+   one core), peak RSS, and memory per room = (peak RSS - RSS of the idle server) / rooms.
+
+Prints a table per database and writes a JSON list, one object per step (keys: `db`, `rooms`,
+`players`, `actions`, `actions_per_s`, `p50_ms`, `p95_ms`, `p99_ms`, `max_ms`, `errors`,
+`refused`, `server_cpu_pct`, `server_rss_mb`, `mem_per_room_kb`, `client_cpu_pct`, `loadavg`…).
+Every loop is bounded in count and time; only 127.0.0.1 is ever contacted.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing as mp
+import os
+import platform
+import random
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass, field
+from http.cookiejar import CookieJar, DefaultCookiePolicy
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+SETUP_TIMEOUT_S = 600.0       # creating and connecting the rooms of one step
+DRAIN_S = 5.0                 # after the window: wait this long for actions still in flight
+HTTP_CONCURRENCY = 8          # room setups at once per worker
+CONNECT_CONCURRENCY = 16      # WebSocket handshakes at once per worker
+PG_DB = "osaka_bench"
+
+
+# ============================================================== client worker (own process)
+
+@dataclass
+class Seat:
+    """One simulated player: its socket and the newest state it holds."""
+    seat: int
+    token: str
+    ws: Any = None
+    version: int = -1
+    view: dict | None = None
+    acted_version: int = -1      # the version it last sent an act for
+    task: asyncio.Task | None = None
+
+
+@dataclass
+class RoomPlay:
+    """One room of 4 seats in a worker: pending actions and their timings."""
+    code: str
+    seats: list[Seat]
+    pending: dict[int, tuple[float, bool]] = field(default_factory=dict)  # new version → (t_sent, in window)
+    over: bool = False
+
+    def delivered(self, version: int) -> bool:
+        return all(s.version >= version for s in self.seats)
+
+
+class Worker:
+    """Plays the rooms of one worker process and counts what happens."""
+
+    def __init__(self, cfg: dict):
+        self.cfg = cfg
+        self.base = cfg["url"].rstrip("/")
+        self.ws_base = "ws" + self.base[4:]
+        self.rng = random.Random(cfg["seed"])
+        self.rooms: list[RoomPlay] = []
+        self.latencies_ms: list[float] = []
+        self.errors: dict[str, int] = {}
+        self.refused: dict[str, int] = {}
+        self.sent = 0
+        self.games_over = 0
+        self.window_start = 0.0
+        self.window_end = 0.0
+        self.stopping = False
+        self.think_tasks: set[asyncio.Task] = set()
+
+    def error(self, kind: str) -> None:
+        self.errors[kind] = self.errors.get(kind, 0) + 1
+
+    # ------------------------------------------------------------------ setup
+    async def make_room(self, http, sem: asyncio.Semaphore, i: int) -> None:
+        async with sem:
+            try:
+                r = await http.post("/api/rooms", json={"name": "Bench0", "public": False})
+                r.raise_for_status()
+                host = r.json()
+                code, tokens = host["code"], [host["token"]]
+                for n in range(1, 4):
+                    r = await http.post(f"/api/rooms/{code}/join", json={"name": f"Bench{n}"})
+                    r.raise_for_status()
+                    tokens.append(r.json()["token"])
+                r = await http.post(f"/api/rooms/{code}/start",
+                                    headers={"Authorization": f"Bearer {tokens[0]}"})
+                r.raise_for_status()
+            except Exception as exc:  # counted, the room is left out
+                self.error(f"setup_http:{type(exc).__name__}")
+                return
+            self.rooms.append(RoomPlay(code, [Seat(n, t) for n, t in enumerate(tokens)]))
+
+    async def connect_room(self, room: RoomPlay, sem: asyncio.Semaphore) -> None:
+        from websockets.asyncio.client import connect
+        async with sem:
+            for seat in room.seats:
+                try:
+                    seat.ws = await asyncio.wait_for(connect(
+                        f"{self.ws_base}/ws/rooms/{room.code}",
+                        additional_headers={"Authorization": f"Bearer {seat.token}"},
+                        max_size=2 ** 22, open_timeout=60, ping_interval=None), 90)
+                except Exception as exc:
+                    self.error(f"connect:{type(exc).__name__}")
+                    continue
+                seat.task = asyncio.create_task(self.read_loop(room, seat))
+
+    # ------------------------------------------------------------------- play
+    async def read_loop(self, room: RoomPlay, seat: Seat) -> None:
+        """Read frames until the socket closes; track versions and schedule decisions."""
+        from websockets.exceptions import ConnectionClosed
+        try:
+            async for raw in seat.ws:
+                msg = json.loads(raw)
+                kind = msg.get("type")
+                if kind == "state":
+                    if msg["version"] > seat.version:
+                        seat.version, seat.view = msg["version"], msg["view"]
+                    self.on_state(room, seat)
+                elif kind == "error":
+                    self.refused[msg.get("code", "?")] = self.refused.get(msg.get("code", "?"), 0) + 1
+                    if msg.get("id") is not None:   # our act was refused: decide again
+                        room.pending.pop(seat.version + 1, None)
+                        seat.acted_version = -1
+                        self.on_state(room, seat)
+        except ConnectionClosed:
+            pass
+        except Exception as exc:
+            self.error(f"reader:{type(exc).__name__}")
+        if not self.stopping:
+            self.error("socket_closed_by_server")
+
+    def on_state(self, room: RoomPlay, seat: Seat) -> None:
+        now = time.monotonic()
+        for v in [v for v in room.pending if room.delivered(v)]:
+            t_sent, counted = room.pending.pop(v)
+            if counted:
+                self.latencies_ms.append((now - t_sent) * 1000)
+        view = seat.view
+        if view is None:
+            return
+        if view["phase"] == "over":
+            if not room.over:
+                room.over = True
+                self.games_over += 1
+            return
+        if (view["to_act"] == seat.seat and seat.acted_version != seat.version
+                and not self.stopping and self.window_start > 0):
+            seat.acted_version = seat.version
+            task = asyncio.create_task(self.decide(room, seat, seat.version))
+            self.think_tasks.add(task)
+            task.add_done_callback(self.think_tasks.discard)
+
+    async def decide(self, room: RoomPlay, seat: Seat, version: int) -> None:
+        import bots
+        think = self.cfg["think"] * self.rng.uniform(0.5, 1.5)
+        await asyncio.sleep(think)
+        if self.stopping or seat.version != version or time.monotonic() >= self.window_end:
+            return
+        try:
+            action = bots.choose_action(seat.view, "easy", seed=self.rng.getrandbits(32))
+        except Exception as exc:
+            self.error(f"choose:{type(exc).__name__}")
+            return
+        t_sent = time.monotonic()
+        room.pending[version + 1] = (t_sent, t_sent < self.window_end)
+        self.sent += 1
+        try:
+            await seat.ws.send(json.dumps({"type": "act", "id": uuid.uuid4().hex,
+                                           "version": version, "action": action}))
+        except Exception as exc:
+            self.error(f"send:{type(exc).__name__}")
+
+    # -------------------------------------------------------------- lifecycle
+    async def run(self, pipe) -> dict:
+        import httpx
+        loop = asyncio.get_running_loop()
+        limits = httpx.Limits(max_connections=HTTP_CONCURRENCY, max_keepalive_connections=HTTP_CONCURRENCY)
+        # No cookie jar: a seat cookie would make the next join return the host's seat.
+        no_cookies = CookieJar(policy=DefaultCookiePolicy(allowed_domains=[]))
+        async with httpx.AsyncClient(base_url=self.base, timeout=60, limits=limits,
+                                     cookies=no_cookies) as http:
+            sem = asyncio.Semaphore(HTTP_CONCURRENCY)
+            await asyncio.gather(*(self.make_room(http, sem, i) for i in range(self.cfg["rooms"])))
+        sem = asyncio.Semaphore(CONNECT_CONCURRENCY)
+        await asyncio.gather(*(self.connect_room(r, sem) for r in self.rooms))
+        # every seat has its state (bounded wait)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not all(
+                s.view is not None for r in self.rooms for s in r.seats if s.ws is not None):
+            await asyncio.sleep(0.1)
+        pipe.send(("ready", len(self.rooms)))
+        go = await loop.run_in_executor(None, pipe.recv)   # ("go", duration)
+        self.window_start = time.monotonic()
+        self.window_end = self.window_start + go[1]
+        for room in self.rooms:     # first decisions: whoever is to act now
+            for seat in room.seats:
+                self.on_state(room, seat)
+        await asyncio.sleep(max(0.0, self.window_end - time.monotonic()))
+        drain_end = time.monotonic() + DRAIN_S
+        while time.monotonic() < drain_end and any(
+                c for r in self.rooms for _, c in r.pending.values()):
+            await asyncio.sleep(0.05)
+        self.stopping = True
+        for room in self.rooms:
+            for v, (_, counted) in room.pending.items():
+                if counted:
+                    self.error("not_delivered_in_time")
+        for task in list(self.think_tasks):
+            task.cancel()
+        await asyncio.gather(*(s.ws.close() for r in self.rooms for s in r.seats if s.ws is not None),
+                             return_exceptions=True)
+        await asyncio.gather(*(s.task for r in self.rooms for s in r.seats if s.task is not None),
+                             return_exceptions=True)
+        return {"rooms": len(self.rooms), "latencies_ms": self.latencies_ms, "errors": self.errors,
+                "refused": self.refused, "sent": self.sent, "games_over": self.games_over}
+
+
+def worker_main(pipe, cfg: dict) -> None:
+    """Entry point of a client worker process (spawned): play, then send the results."""
+    try:
+        result = asyncio.run(Worker(cfg).run(pipe))
+        pipe.send(("done", result))
+    except Exception as exc:  # report, never hang the parent
+        pipe.send(("failed", f"{type(exc).__name__}: {exc}"))
+
+
+# ================================================================= the server under test
+
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+async def _pg_admin(admin_url: str, *sql: str) -> None:
+    import asyncpg
+    conn = await asyncpg.connect(admin_url)
+    try:
+        for stmt in sql:
+            await conn.execute(stmt)
+    finally:
+        await conn.close()
+
+
+def fresh_database(db: str, tmp: Path, step: int, pg_admin_url: str) -> str:
+    """An empty database for one step → its SQLAlchemy URL."""
+    if db == "sqlite":
+        return f"sqlite+aiosqlite:///{tmp / f'bench{step}.db'}"
+    asyncio.run(_pg_admin(pg_admin_url, f'DROP DATABASE IF EXISTS "{PG_DB}" WITH (FORCE)',
+                          f'CREATE DATABASE "{PG_DB}"'))
+    base = pg_admin_url.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://", 1)
+    return f"{base}/{PG_DB}"
+
+
+class Server:
+    """`osaka serve` on 127.0.0.1 in its own process group (migrated first)."""
+
+    def __init__(self, database_url: str, log_path: Path, env: dict[str, str],
+                 profile: str | None = None):
+        self.profile = profile       # py-spy raw (collapsed stacks) output path, or None
+        self.pid: int | None = None  # the server's pid (under py-spy: its child)
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log_path = log_path
+        self.env = {**os.environ, "DATABASE_URL": database_url, "BOT_DELAY_S": "0",
+                    "LOG_LEVEL": "warning", **env}
+        self.proc: subprocess.Popen | None = None
+
+    def start(self, timeout_s: float = 60) -> Server:
+        import httpx
+        subprocess.run([sys.executable, "-m", "app.cli", "migrate"], cwd=ROOT, env=self.env,
+                       check=True, timeout=120)
+        log = open(self.log_path, "ab")
+        cmd = [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port)]
+        if self.profile:
+            spy = shutil.which("py-spy", path=str(Path(sys.executable).parent)) or shutil.which("py-spy")
+            if spy is None:
+                raise RuntimeError("--profile needs py-spy (pip install py-spy)")
+            cmd = [spy, "record", "--format", "raw", "--rate", "100", "--nonblocking",
+                   "-o", self.profile, "--"] + cmd
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, env=self.env, stdout=log,
+                                     stderr=subprocess.STDOUT, start_new_session=True)
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log_path.read_text()[-3000:]}")
+            try:
+                if httpx.get(self.url + "/healthz", timeout=1).status_code == 200:
+                    self.pid = self.proc.pid
+                    if self.profile:  # measure the server, not py-spy
+                        import psutil
+                        self.pid = psutil.Process(self.proc.pid).children()[0].pid
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError("server did not start in time")
+
+    def stop(self) -> None:
+        """SIGTERM the process group, SIGKILL if it lingers."""
+        if self.proc is None:
+            return
+        if self.profile and self.pid and self.proc.poll() is None:
+            try:  # stop the server first so that py-spy writes its profile
+                os.kill(self.pid, signal.SIGTERM)
+                self.proc.wait(60)
+            except (ProcessLookupError, subprocess.TimeoutExpired):
+                pass
+        for sig, wait in ((signal.SIGTERM, 15), (signal.SIGKILL, 10)):
+            if self.proc.poll() is not None:
+                break
+            try:
+                os.killpg(self.proc.pid, sig)
+                self.proc.wait(wait)
+            except (ProcessLookupError, subprocess.TimeoutExpired):
+                pass
+
+
+def pid_listening_on(url: str) -> int | None:
+    """The pid of the local process listening on the URL's port (None if not visible)."""
+    import psutil
+    from urllib.parse import urlsplit
+    port = urlsplit(url).port
+    try:
+        for c in psutil.net_connections("tcp"):
+            if c.status == psutil.CONN_LISTEN and c.laddr and c.laddr.port == port and c.pid:
+                return c.pid
+    except (psutil.AccessDenied, PermissionError):
+        pass
+    return None
+
+
+# ======================================================================= one step
+
+def percentile(sorted_values: list[float], q: float) -> float:
+    """Nearest-rank percentile (q in 0..100) of an ascending list; 0 for an empty one."""
+    if not sorted_values:
+        return 0.0
+    k = max(0, min(len(sorted_values) - 1, int(round(q / 100 * len(sorted_values) + 0.5)) - 1))
+    return sorted_values[k]
+
+
+def run_step(url: str, pid: int | None, rooms: int, args, baseline_rss: int | None) -> dict:
+    """Run one step against a server and return its figures (see the module doc)."""
+    import psutil
+    ctx = mp.get_context("spawn")
+    workers = max(1, min(args.workers, rooms))
+    share = [rooms // workers + (1 if i < rooms % workers else 0) for i in range(workers)]
+    procs, pipes = [], []
+    for i, n in enumerate(share):
+        parent, child = ctx.Pipe()
+        cfg = {"url": url, "rooms": n, "think": args.think, "seed": args.seed * 1000 + i}
+        p = ctx.Process(target=worker_main, args=(child, cfg), daemon=True)
+        p.start()
+        procs.append(p)
+        pipes.append(parent)
+    server = psutil.Process(pid) if pid else None
+    t_setup = time.monotonic()
+    ready = 0
+    for pipe in pipes:
+        if not pipe.poll(SETUP_TIMEOUT_S):
+            raise RuntimeError("a client worker did not get ready in time")
+        kind, payload = pipe.recv()
+        if kind != "ready":
+            raise RuntimeError(f"client worker: {payload}")
+        ready += payload
+    setup_s = time.monotonic() - t_setup
+    load_before = os.getloadavg()
+    clients = [psutil.Process(p.pid) for p in procs]
+    cpu0 = sum(server.cpu_times()[:2]) if server else 0.0
+    ccpu0 = sum(sum(c.cpu_times()[:2]) for c in clients)
+    rss_idle = server.memory_info().rss if server else 0
+    peak = rss_idle
+    t0 = time.monotonic()
+    for pipe in pipes:
+        pipe.send(("go", args.duration))
+    end = t0 + args.duration
+    while time.monotonic() < end:
+        if server:
+            peak = max(peak, server.memory_info().rss)
+        time.sleep(0.25)
+    wall = time.monotonic() - t0
+    cpu = (sum(server.cpu_times()[:2]) - cpu0) if server else 0.0
+    ccpu = sum(sum(c.cpu_times()[:2]) for c in clients) - ccpu0
+    load_after = os.getloadavg()
+    results = []
+    for pipe in pipes:
+        if not pipe.poll(DRAIN_S + 120):
+            raise RuntimeError("a client worker did not finish in time")
+        kind, payload = pipe.recv()
+        if kind != "done":
+            raise RuntimeError(f"client worker: {payload}")
+        results.append(payload)
+    for p in procs:
+        p.join(30)
+    lat = sorted(x for r in results for x in r["latencies_ms"])
+    errors: dict[str, int] = {}
+    refused: dict[str, int] = {}
+    for r in results:
+        for k, v in r["errors"].items():
+            errors[k] = errors.get(k, 0) + v
+        for k, v in r["refused"].items():
+            refused[k] = refused.get(k, 0) + v
+    base = baseline_rss if baseline_rss is not None else rss_idle
+    return {
+        "db": args.db if not args.url else "external", "rooms": ready, "rooms_asked": rooms,
+        "players": 4 * ready, "duration_s": round(wall, 1), "think_s": args.think,
+        "actions": len(lat), "actions_per_s": round(len(lat) / wall, 1),
+        "p50_ms": round(percentile(lat, 50), 1), "p95_ms": round(percentile(lat, 95), 1),
+        "p99_ms": round(percentile(lat, 99), 1), "max_ms": round(lat[-1], 1) if lat else 0.0,
+        "mean_ms": round(statistics.fmean(lat), 1) if lat else 0.0,
+        "errors": sum(errors.values()), "error_kinds": errors,
+        "refused": sum(refused.values()), "refused_kinds": refused,
+        "games_over": sum(r["games_over"] for r in results),
+        "server_cpu_pct": round(100 * cpu / wall, 1) if server else None,
+        "server_rss_mb": round(peak / 2 ** 20, 1) if server else None,
+        "mem_per_room_kb": round((peak - base) / 1024 / max(1, ready), 1) if server else None,
+        "client_cpu_pct": round(100 * ccpu / wall, 1), "client_workers": len(procs),
+        "setup_s": round(setup_s, 1),
+        "loadavg": [round(x, 2) for x in load_before] + [round(load_after[0], 2)],
+    }
+
+
+# ============================================================================ main
+
+def print_row(r: dict, header: bool = False) -> None:
+    cols = [("rooms", 6), ("players", 8), ("actions", 8), ("actions_per_s", 9), ("p50_ms", 8),
+            ("p95_ms", 8), ("p99_ms", 8), ("max_ms", 8), ("errors", 7), ("refused", 8),
+            ("server_cpu_pct", 8), ("server_rss_mb", 8), ("mem_per_room_kb", 9), ("load1", 6)]
+    names = {"actions_per_s": "act/s", "server_cpu_pct": "cpu%", "server_rss_mb": "rss MB",
+             "mem_per_room_kb": "KB/room", "load1": "load"}
+    if header:
+        print("".join(f"{names.get(c, c):>{w}}" for c, w in cols), flush=True)
+    vals = {**r, "load1": r["loadavg"][0]}
+    print("".join(f"{vals[c] if vals[c] is not None else '-':>{w}}" for c, w in cols), flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rooms", default="25,50,100,250", help="comma-separated room counts (the ramp)")
+    parser.add_argument("--duration", type=float, default=30.0, help="measured seconds per step")
+    parser.add_argument("--think", type=float, default=2.0, help="mean think time per decision, s")
+    parser.add_argument("--db", choices=["sqlite", "postgres"], default="sqlite")
+    parser.add_argument("--url", help="target a running server (http://127.0.0.1:PORT) instead")
+    parser.add_argument("--server-pid", type=int, help="pid of the --url server (found by port if omitted)")
+    parser.add_argument("--pg-admin-url", default="postgresql://postgres@127.0.0.1:5432/test",
+                        help="PostgreSQL server for --db postgres (the bench database is created next to it)")
+    parser.add_argument("--workers", type=int, default=2, help="client worker processes")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", help="write the results here (a list, one object per step)")
+    parser.add_argument("--env", action="append", default=[], metavar="KEY=VALUE",
+                        help="extra environment for the started server (repeatable)")
+    parser.add_argument("--profile", metavar="PREFIX",
+                        help="run the server under `py-spy record` (raw collapsed stacks to PREFIX.<rooms>.txt); "
+                             "summarize with bench/profile_summary.py")
+    args = parser.parse_args(argv)
+    steps = [int(x) for x in args.rooms.split(",") if x.strip()]
+    if args.url and not args.url.startswith(("http://127.0.0.1", "http://localhost")):
+        parser.error("--url must be a loopback address (http://127.0.0.1:PORT)")
+    extra_env = dict(kv.split("=", 1) for kv in args.env)
+
+    print(f"load benchmark: {args.db if not args.url else args.url}, rooms {steps}, "
+          f"{args.duration:g} s per step, think {args.think:g} s, {args.workers} client workers; "
+          f"{platform.node()} {os.cpu_count()} cores, Python {platform.python_version()}, "
+          f"load {os.getloadavg()[0]:.2f}", flush=True)
+    out: list[dict] = []
+    tmp = Path(tempfile.mkdtemp(prefix="osaka-bench-"))
+    try:
+        for i, rooms in enumerate(steps):
+            if args.url:
+                pid = args.server_pid or pid_listening_on(args.url)
+                import psutil
+                base_rss = psutil.Process(pid).memory_info().rss if pid else None
+                row = run_step(args.url, pid, rooms, args, base_rss)
+            else:
+                db_url = fresh_database(args.db, tmp, i, args.pg_admin_url)
+                profile = f"{args.profile}.{rooms}.txt" if args.profile else None
+                server = Server(db_url, tmp / "server.log", extra_env, profile).start()
+                try:
+                    import psutil
+                    time.sleep(0.5)
+                    base_rss = psutil.Process(server.pid).memory_info().rss
+                    row = run_step(server.url, server.pid, rooms, args, base_rss)
+                except Exception:
+                    print(f"server log tail:\n{server.log_path.read_text()[-3000:]}", file=sys.stderr)
+                    raise
+                finally:
+                    server.stop()
+            row["date"] = time.strftime("%Y-%m-%d %H:%M:%S")
+            out.append(row)
+            print_row(row, header=i == 0)
+            if row["errors"] or row["refused"]:
+                print(f"      errors {row['error_kinds']}  refused {row['refused_kinds']}", flush=True)
+    finally:
+        if args.json:
+            Path(args.json).write_text(json.dumps(out, indent=1) + "\n")
+        if not args.url and args.db == "postgres":
+            try:
+                asyncio.run(_pg_admin(args.pg_admin_url, f'DROP DATABASE IF EXISTS "{PG_DB}" WITH (FORCE)'))
+            except Exception as exc:
+                print(f"could not drop {PG_DB}: {exc}", file=sys.stderr)
+        shutil.rmtree(tmp, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
