@@ -39,8 +39,8 @@ def _osaka() -> list[str]:
 class E2EServer:
     """A running `osaka serve`: `.base_url` ("http://127.0.0.1:PORT"), `.stop()`."""
 
-    def __init__(self, tmp: Path):
-        self.port = _free_port()
+    def __init__(self, tmp: Path, port: int | None = None):
+        self.port = port or _free_port()
         self.base_url = f"http://127.0.0.1:{self.port}"
         self.log_path = tmp / "server.log"
         self.env = {**os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{tmp / 'e2e.db'}",

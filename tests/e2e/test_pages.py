@@ -7,7 +7,7 @@ import httpx
 from playwright.sync_api import expect
 
 from .conftest import DESKTOP, PHONE, ROOT
-from .helpers import goto, EVIL_NAME, create_room, join_room
+from .helpers import goto, EVIL_NAME, create_room, join_room, my_seat
 
 BUDGET_BYTES = 150 * 1000  # all JS + CSS together, uncompressed
 
@@ -109,3 +109,40 @@ def test_server_refusal_is_shown_to_the_player(e2e_server, new_page):
     expect(err).not_to_be_empty()
     assert visitor.locator(".seat.mine").count() == 0
     assert host.locator(".seat:not(.empty)").count() == 1
+
+
+def test_lobby_list_updates_live(e2e_server, new_page):
+    """A public room created elsewhere appears on an open home page without a reload; a
+    private one never does."""
+    base = e2e_server.base_url
+    watcher = new_page()
+    goto(watcher, base + "/")
+    expect(watcher.locator("#lobby-live.on")).to_have_count(1)
+    other = new_page()
+    code = create_room(other, base, "Pia")
+    hidden = create_room(new_page(), base, "Quiet", public=False)
+    item = watcher.locator(".room-item", has_text=code)
+    expect(item).to_contain_text("Pia")
+    expect(item).to_contain_text("3 seats free")
+    assert watcher.locator(".room-item", has_text=hidden).count() == 0
+    item.get_by_role("link").click()
+    watcher.wait_for_url(f"**/r/{code}")
+    watcher.wait_for_selector("#join-name")
+
+
+def test_host_hands_a_disconnected_seat_to_a_bot(e2e_server, new_page):
+    base = e2e_server.base_url
+    host = new_page()
+    code = create_room(host, base, "Hal")
+    guest = new_page()
+    join_room(guest, base, code, "Gus")
+    host.click("#start-btn")
+    host.wait_for_selector(".player.mine")
+    guest.wait_for_selector(".player.mine")
+    guest_seat = my_seat(guest)
+    guest.context.close()
+    panel = host.locator(f'.player[data-seat="{guest_seat}"]')
+    expect(panel.locator(".dot.off")).to_have_count(1)
+    panel.locator("select").select_option("easy")
+    panel.get_by_role("button", name="Let a bot play").click()
+    expect(panel).to_contain_text("bot (easy)")
