@@ -313,7 +313,8 @@ class Server:
             spy = shutil.which("py-spy", path=str(Path(sys.executable).parent)) or shutil.which("py-spy")
             if spy is None:
                 raise RuntimeError("--profile needs py-spy (pip install py-spy)")
-            cmd = [spy, "record", "--format", "raw", "--rate", "100", "--nonblocking",
+            # --gil: only samples of the thread holding the GIL, i.e. where the CPU goes
+            cmd = [spy, "record", "--format", "raw", "--rate", "100", "--gil",
                    "-o", self.profile, "--"] + cmd
         self.proc = subprocess.Popen(cmd, cwd=ROOT, env=self.env, stdout=log,
                                      stderr=subprocess.STDOUT, start_new_session=True)

@@ -52,8 +52,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("profile")
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--match", default="", help="only list functions whose name/file contains this")
+    parser.add_argument("--exclude", action="append", default=[], metavar="TEXT",
+                        help="drop samples whose stack contains TEXT (e.g. app/routes/rooms.py: room setup)")
     args = parser.parse_args(argv)
-    stacks = parse(args.profile)
+    stacks = [(frames, c) for frames, c in parse(args.profile)
+              if not any(x in f for x in args.exclude for f in frames)]
     total = sum(c for _, c in stacks)
     idle = sum(c for frames, c in stacks if frames and IDLE.search(frames[-1]))
     busy = [(frames, c) for frames, c in stacks if not (frames and IDLE.search(frames[-1]))]
