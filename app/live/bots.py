@@ -12,6 +12,7 @@ import multiprocessing
 import random
 import secrets
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING
 
 from sqlalchemy import select
@@ -107,9 +108,7 @@ class BotDriver:
             state = table.state
         seed = secrets.randbits(32)
         try:
-            action = await asyncio.get_running_loop().run_in_executor(
-                self._executor(), choose_in_worker, view, level, history, seed,
-                live.settings.bot_time_budget_s)
+            action = await self._choose(view, level, history, seed)
         except Exception:
             log.exception("bots.choose_action failed (room %s, seat %s); playing a random legal action",
                           code, seat)
@@ -127,6 +126,19 @@ class BotDriver:
         fallback = random.Random(seed).choice(legal).to_json()
         await live.act(code, seat, f"bot:{version}:{seat}:fallback", version, fallback, bot_level=level)
         return True
+
+    async def _choose(self, view: dict, level: str, history: list[dict], seed: int) -> dict:
+        """Ask a worker process; a pool whose worker died is replaced once and asked again."""
+        loop = asyncio.get_running_loop()
+        args = (choose_in_worker, view, level, history, seed, self.live.settings.bot_time_budget_s)
+        try:
+            return await loop.run_in_executor(self._executor(), *args)
+        except BrokenProcessPool:
+            log.warning("a bot worker process died; starting a new pool")
+            broken, self._pool = self._pool, None
+            if broken is not None:
+                broken.shutdown(wait=False, cancel_futures=True)
+            return await loop.run_in_executor(self._executor(), *args)
 
     def shutdown(self) -> None:
         """Cancel bot tasks and stop the worker processes."""

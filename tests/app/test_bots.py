@@ -129,3 +129,35 @@ def test_bot_turn_resumes_after_restart(server_factory):
     while _room(fast, code)["version"] == version and time.monotonic() < deadline:
         time.sleep(0.1)
     assert _room(fast, code)["version"] > version
+
+
+def test_a_dead_bot_worker_is_replaced(server_factory):
+    import psutil
+    srv = server_factory(**FAST)
+    host = create_room(srv.base_url, "Human")
+    code = host["code"]
+    httpx.post(f"{srv.base_url}/api/rooms/{code}/bots", json={"level": "easy"}, headers=auth(host["token"]))
+    start(srv.base_url, code, host["token"])
+
+    async def play(n_versions):
+        c = await Client.open(srv.ws_url, code, host["token"], seat=0)
+        rng = random.Random(8)
+        st = await c.state(0)
+        while st["version"] < n_versions and st["view"]["phase"] != "over":
+            if st["view"]["to_act"] == 0:
+                await c.act(st["version"], pick_action(st["view"], rng))
+            st = await c.state(st["version"] + 1, timeout=60)
+        await c.close()
+        return st
+
+    asyncio.run(play(6))
+    workers = [p for p in psutil.Process(srv.proc.pid).children(recursive=True)
+               if "multiprocessing" in " ".join(p.cmdline())]
+    assert workers, "the bot worker pool should be running"
+    for p in workers:
+        p.kill()
+    psutil.wait_procs(workers, timeout=10)
+    st = asyncio.run(play(20))
+    assert st["version"] >= 20 or st["view"]["phase"] == "over"
+    log = srv.log_path.read_text()
+    assert "random legal action" not in log   # the bot itself kept deciding
