@@ -7,7 +7,7 @@ import httpx
 from playwright.sync_api import expect
 
 from .conftest import DESKTOP, PHONE, ROOT
-from .helpers import goto, EVIL_NAME, create_room, join_room, my_seat
+from .helpers import goto, EVIL_NAME, choose_token, create_room, join_room, my_seat
 
 BUDGET_BYTES = 150 * 1000  # all JS + CSS together, uncompressed
 
@@ -141,6 +141,10 @@ def test_host_hands_a_disconnected_seat_to_a_bot(e2e_server, new_page):
     guest.wait_for_selector(".player.mine")
     guest_seat = my_seat(guest)
     guest.context.close()
+    # If the host must pick a token first, they do (the dialog covers the table).
+    host.wait_for_function("document.body.dataset.version !== undefined")
+    if host.locator(".overlay:not([hidden]) .token-btn").count():
+        choose_token(host, 0)
     panel = host.locator(f'.player[data-seat="{guest_seat}"]')
     expect(panel.locator(".dot.off")).to_have_count(1)
     panel.locator("select").select_option("easy")
