@@ -150,3 +150,12 @@ def test_host_hands_a_disconnected_seat_to_a_bot(e2e_server, new_page):
     panel.locator("select").select_option("easy")
     panel.get_by_role("button", name="Let a bot play").click()
     expect(panel).to_contain_text("bot (easy)")
+
+
+def test_first_page_load_is_under_one_second(e2e_server, new_page):
+    """Home and room pages finish loading (all scripts and styles) in under a second here."""
+    page = new_page()
+    for path in ("/", "/how-to-play"):
+        goto(page, e2e_server.base_url + path)
+        ms = page.evaluate("performance.getEntriesByType('navigation')[0].loadEventEnd")
+        assert 0 < ms < 1000, (path, ms)
