@@ -1,0 +1,73 @@
+"""docker-compose.yml and .env.example, checked as data (CI validates the file against the
+Compose schema with `docker-compose config`, see .ci/run): PostgreSQL with a named volume and a
+pg_isready healthcheck, the app waiting for it to be healthy, port 8000, every setting documented."""
+from __future__ import annotations
+
+import re
+
+import yaml
+
+from app.config import Settings
+
+from .support import ROOT
+
+COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+VARIABLE = re.compile(r"\$\{([A-Z_][A-Z0-9_]*)(?::?-([^}]*))?\}")
+
+
+def _env_example() -> dict[str, str]:
+    out = {}
+    for line in (ROOT / ".env.example").read_text().splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            key, _, value = line.partition("=")
+            out[key] = value
+    return out
+
+
+def test_postgres_service_with_volume_and_healthcheck():
+    db = COMPOSE["services"]["db"]
+    assert db["image"].split(":")[0] == "postgres" and re.fullmatch(r"\d+", db["image"].split(":")[1])
+    volume, target = db["volumes"][0].split(":")[:2]
+    assert target == "/var/lib/postgresql/data"
+    assert volume in COMPOSE["volumes"], "a named volume, declared at the top level"
+    test = db["healthcheck"]["test"]
+    assert test[0] == "CMD-SHELL" and test[1].startswith("pg_isready")
+    assert "ports" not in db, "the database is reachable from the app's network only"
+    assert db["restart"] == "unless-stopped"
+
+
+def test_app_waits_for_a_healthy_database_and_publishes_8000():
+    app = COMPOSE["services"]["app"]
+    assert app["build"] == "."
+    assert app["depends_on"] == {"db": {"condition": "service_healthy"}}
+    (port,) = app["ports"]
+    assert port.endswith(":8000")
+    env = app["environment"]
+    assert env["HOST"] == "0.0.0.0" and env["PORT"] == "8000"
+    url = env["DATABASE_URL"]
+    assert url.startswith("postgresql+asyncpg://") and "@db:5432/" in url
+    db_env = COMPOSE["services"]["db"]["environment"]
+    for name in ("POSTGRES_USER", "POSTGRES_PASSWORD", "POSTGRES_DB"):
+        assert "${" + name in url and "${" + name in db_env[name], "app and db read the same values"
+    assert app["restart"] == "unless-stopped"
+    # longer than the server's shutdown budget (app/shutdown.py), so SIGKILL never cuts a drain
+    assert int(app["stop_grace_period"].rstrip("s")) > 10
+
+
+def test_every_variable_has_a_default_and_is_documented_in_env_example():
+    text = (ROOT / "docker-compose.yml").read_text()
+    used = {m.group(1): m.group(2) for m in VARIABLE.finditer(text)}
+    documented = _env_example()
+    assert used, "compose reads its settings from .env"
+    for name, default in used.items():
+        assert default is not None, f"${{{name}}} has a default: `docker compose up` works without .env"
+        assert name in documented, f"{name} is not in .env.example"
+        assert documented[name] == default, f"{name}: .env.example says {documented[name]!r}, compose {default!r}"
+    assert set(documented) <= set(used), f"documented but unused: {set(documented) - set(used)}"
+
+
+def test_app_environment_names_real_settings():
+    fields = {name.upper() for name in Settings.model_fields}
+    for name in COMPOSE["services"]["app"]["environment"]:
+        assert name in fields, f"{name} is not a server setting (app/config.py)"
