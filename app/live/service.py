@@ -12,7 +12,7 @@ from datetime import timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, exists, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import selectinload
@@ -333,15 +333,16 @@ class Live:
             return False
         async with table.lock:
             async with self.sessions() as session:
-                room = await self.fresh_room(session, table.room_id)
+                # Hot path (docs/performance.md): one Core read of the room row (+ whether any
+                # seat is a computer player's), the exactly-once check against the ids the
+                # synced table holds, then INSERT + UPDATE + COMMIT: one transaction.
+                room = (await session.execute(_ROOM_FOR_ACT.where(Room.id == table.room_id))).first()
                 if room is None:
                     return refuse("room_not_found", "The room is gone.")
                 if room.seed is None:
                     return refuse("game_not_started", "The game has not started yet.")
                 self.broadcast_game(table, await table.sync(session, room))
-                seen = await session.scalar(select(ActionRow.id).where(
-                    ActionRow.room_id == room.id, ActionRow.action_id == action_id))
-                if seen is not None:
+                if action_id in table.action_ids:
                     note("duplicate")
                     if reply is not None:
                         self.send_state(reply, table)
@@ -362,8 +363,9 @@ class Live:
                 new_version = table.version + 1
                 status = "over" if new_state.phase == "over" else "playing"
                 try:
-                    session.add(ActionRow(room_id=room.id, version=new_version, action_id=action_id,
-                                          seat=seat, action=parsed.to_json(), created_at=utcnow()))
+                    await session.execute(insert(ActionRow).values(
+                        room_id=room.id, version=new_version, action_id=action_id, seat=seat,
+                        action=parsed.to_json(), created_at=utcnow()))
                     result = await session.execute(
                         update(Room).where(Room.id == room.id, Room.version == table.version)
                         .values(version=new_version, status=status))
@@ -383,13 +385,13 @@ class Live:
                             self.send_state(reply, table)
                         return False
                     return refuse("stale_version", f"The game is at version {table.version}.")
-                table.state, table.version = new_state, new_version
-                table.events.append(events)
+                table.applied(new_state, new_version, action_id, events)
                 self.broadcast_game(table, [(new_version, events)])
                 if status == "over":
                     await self.broadcast_room(session, code)
         note("applied", new_version)
-        self.bots.kick(code)
+        if room.has_bots:  # read in the action's transaction; seats handed over later kick themselves
+            self.bots.kick(code)
         return True
 
     # ------------------------------------------------------- upkeep/lifespan
@@ -438,6 +440,12 @@ class Live:
         self.bots.shutdown()
         for conn in [c for conns in self.hub.rooms.values() for c in conns] + list(self.hub.lobby):
             conn.drop(1001, "server shutting down")
+
+
+# The room row as `Live.act` needs it, and whether any seat is a computer player's.
+_ROOM_FOR_ACT = select(
+    Room.id, Room.seed, Room.num_players, Room.version,
+    exists().where(Seat.room_id == Room.id, Seat.bot_level.is_not(None)).label("has_bots"))
 
 
 def _is_ping(text: str) -> bool:
