@@ -9,7 +9,7 @@ PORT    ?= 8000
 STAMP      := $(VENV)/.stamp-install
 TEST_STAMP := $(VENV)/.stamp-install-test
 
-.PHONY: install install-test run migrate test chromium clean
+.PHONY: install install-test run migrate test chromium clean bench
 
 install: $(STAMP)
 
@@ -42,6 +42,14 @@ chromium:
 
 test: install-test chromium
 	$(VENV)/bin/pytest
+
+# Engine benchmark, then a short load run (SQLite, 25 and 100 rooms of 4 WebSocket players);
+# the full ramp and PostgreSQL: see docs/performance.md.
+BENCH_ROOMS    ?= 25,100
+BENCH_DURATION ?= 20
+bench: install-test
+	$(PY) bench/engine_bench.py --games 300 --repeat 1
+	$(PY) bench/load.py --rooms $(BENCH_ROOMS) --duration $(BENCH_DURATION) --json bench/results/load-latest.json
 
 clean:
 	rm -rf $(VENV) *.egg-info .pytest_cache

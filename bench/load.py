@@ -3,7 +3,8 @@
     python bench/load.py --rooms 25,50,100,250 --duration 30 --json out.json [--db sqlite|postgres]
     python bench/load.py --url http://127.0.0.1:PORT [--server-pid PID] --rooms 50
 
-Without `--url` it starts `osaka serve` itself (127.0.0.1, a free port, `BOT_DELAY_S=0`) on a
+Without `--url` it starts `osaka serve` itself (127.0.0.1, a free port, `BOT_DELAY_S=0`, the
+default `LOG_LEVEL=info`: one log line per action, as deployed; `--env KEY=VALUE` adds more) on a
 fresh database for every step: a new SQLite file, or the PostgreSQL database `osaka_bench`
 (dropped and created again; `--pg-admin-url` names the server). Each step:
 
@@ -293,19 +294,20 @@ class Server:
     """`osaka serve` on 127.0.0.1 in its own process group (migrated first)."""
 
     def __init__(self, database_url: str, log_path: Path, env: dict[str, str],
-                 profile: str | None = None):
+                 profile: str | None = None, root: Path = ROOT):
+        self.root = root             # the checkout whose `app` package is served (`python -m app.cli`)
         self.profile = profile       # py-spy raw (collapsed stacks) output path, or None
         self.pid: int | None = None  # the server's pid (under py-spy: its child)
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log_path = log_path
         self.env = {**os.environ, "DATABASE_URL": database_url, "BOT_DELAY_S": "0",
-                    "LOG_LEVEL": "warning", **env}
+                    "LOG_LEVEL": "info", **env}
         self.proc: subprocess.Popen | None = None
 
     def start(self, timeout_s: float = 60) -> Server:
         import httpx
-        subprocess.run([sys.executable, "-m", "app.cli", "migrate"], cwd=ROOT, env=self.env,
+        subprocess.run([sys.executable, "-m", "app.cli", "migrate"], cwd=self.root, env=self.env,
                        check=True, timeout=120)
         log = open(self.log_path, "ab")
         cmd = [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port)]
@@ -316,7 +318,7 @@ class Server:
             # --gil: only samples of the thread holding the GIL, i.e. where the CPU goes
             cmd = [spy, "record", "--format", "raw", "--rate", "100", "--gil",
                    "-o", self.profile, "--"] + cmd
-        self.proc = subprocess.Popen(cmd, cwd=ROOT, env=self.env, stdout=log,
+        self.proc = subprocess.Popen(cmd, cwd=self.root, env=self.env, stdout=log,
                                      stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
@@ -492,6 +494,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", metavar="PREFIX",
                         help="run the server under `py-spy record` (raw collapsed stacks to PREFIX.<rooms>.txt); "
                              "summarize with bench/profile_summary.py")
+    parser.add_argument("--server-root", metavar="DIR",
+                        help="serve the app/engine of another checkout (e.g. a `git worktree` of an older "
+                             "commit, for before/after figures); default: this one")
     args = parser.parse_args(argv)
     steps = [int(x) for x in args.rooms.split(",") if x.strip()]
     if args.url and not args.url.startswith(("http://127.0.0.1", "http://localhost")):
@@ -514,7 +519,8 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 db_url = fresh_database(args.db, tmp, i, args.pg_admin_url)
                 profile = f"{args.profile}.{rooms}.txt" if args.profile else None
-                server = Server(db_url, tmp / "server.log", extra_env, profile).start()
+                server = Server(db_url, tmp / "server.log", extra_env, profile,
+                                Path(args.server_root or ROOT)).start()
                 try:
                     import psutil
                     time.sleep(0.5)
@@ -532,6 +538,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"      errors {row['error_kinds']}  refused {row['refused_kinds']}", flush=True)
     finally:
         if args.json:
+            Path(args.json).parent.mkdir(parents=True, exist_ok=True)
             Path(args.json).write_text(json.dumps(out, indent=1) + "\n")
         if not args.url and args.db == "postgres":
             try:
