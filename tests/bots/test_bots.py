@@ -295,3 +295,16 @@ def test_wilson_interval():
     assert lo < 0.75 < hi
     assert round(lo, 3) == 0.686 and round(hi, 3) == 0.805
     assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_a_partial_history_falls_back_to_sampling():
+    """A history that does not add up (missing events) is detected and not trusted."""
+    state, seat, history = next((s, p, h) for s, p, h in POSITIONS["turn"]
+                                if sum(1 for e in h if e["type"] == "take") >= 4)
+    cut = [e for e in history if e["type"] != "take"]
+    view = player_view(state, seat)
+    assert not build_knowledge(view, cut).exact
+    for level in LEVELS:
+        action = choose_action(view, level, history=cut, seed=2, time_budget_s=BUDGET,
+                               max_simulations=3)
+        _assert_legal(state, seat, action)
