@@ -12,7 +12,7 @@ from datetime import timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
-from sqlalchemy import delete, exists, insert, select, update
+from sqlalchemy import bindparam, delete, exists, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import selectinload
@@ -336,7 +336,7 @@ class Live:
                 # Hot path (docs/performance.md): one Core read of the room row (+ whether any
                 # seat is a computer player's), the exactly-once check against the ids the
                 # synced table holds, then INSERT + UPDATE + COMMIT: one transaction.
-                room = (await session.execute(_ROOM_FOR_ACT.where(Room.id == table.room_id))).first()
+                room = (await session.execute(_ROOM_FOR_ACT, {"room_id": table.room_id})).first()
                 if room is None:
                     return refuse("room_not_found", "The room is gone.")
                 if room.seed is None:
@@ -363,12 +363,12 @@ class Live:
                 new_version = table.version + 1
                 status = "over" if new_state.phase == "over" else "playing"
                 try:
-                    await session.execute(insert(ActionRow).values(
-                        room_id=room.id, version=new_version, action_id=action_id, seat=seat,
-                        action=parsed.to_json(), created_at=utcnow()))
-                    result = await session.execute(
-                        update(Room).where(Room.id == room.id, Room.version == table.version)
-                        .values(version=new_version, status=status))
+                    await session.execute(_INSERT_ACTION, {
+                        "room_id": room.id, "version": new_version, "action_id": action_id,
+                        "seat": seat, "action": parsed.to_json(), "created_at": utcnow()})
+                    result = await session.execute(_BUMP_VERSION, {
+                        "room_id": room.id, "old_version": table.version,
+                        "new_version": new_version, "new_status": status})
                     if result.rowcount != 1:
                         raise IntegrityError("version moved", None, Exception("lost race"))
                     await session.commit()
@@ -442,10 +442,18 @@ class Live:
             conn.drop(1001, "server shutting down")
 
 
-# The room row as `Live.act` needs it, and whether any seat is a computer player's.
+# The statements of `Live.act`, built once (Core, on the tables: no ORM bookkeeping per action).
+_ROOMS, _SEATS = Room.__table__, Seat.__table__
+# The room row as `act` needs it, and whether any seat is a computer player's.
 _ROOM_FOR_ACT = select(
-    Room.id, Room.seed, Room.num_players, Room.version,
-    exists().where(Seat.room_id == Room.id, Seat.bot_level.is_not(None)).label("has_bots"))
+    _ROOMS.c.id, _ROOMS.c.seed, _ROOMS.c.num_players, _ROOMS.c.version,
+    exists().where(_SEATS.c.room_id == _ROOMS.c.id, _SEATS.c.bot_level.is_not(None)).label("has_bots"),
+).where(_ROOMS.c.id == bindparam("room_id"))
+_INSERT_ACTION = insert(ActionRow.__table__)
+# Optimistic concurrency: 0 rows when another process committed this version first.
+_BUMP_VERSION = (update(_ROOMS)
+                 .where(_ROOMS.c.id == bindparam("room_id"), _ROOMS.c.version == bindparam("old_version"))
+                 .values(version=bindparam("new_version"), status=bindparam("new_status")))
 
 
 def _is_ping(text: str) -> bool:
