@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import event
+from sqlalchemy import event, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
@@ -18,6 +18,12 @@ def make_engine(url: str) -> AsyncEngine:
     kwargs: dict[str, Any] = {"future": True}
     if url.startswith("sqlite"):
         kwargs["connect_args"] = {"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000}
+        if make_url(url).database not in (None, "", ":memory:"):
+            # One connection: every transaction is BEGIN IMMEDIATE (below), so they run one at a
+            # time anyway; with several connections the losers poll SQLite's busy handler, which
+            # sleeps 1..100 ms between tries (seconds of tail latency under load, see
+            # docs/performance.md). The pool's FIFO queue hands the connection over at once.
+            kwargs.update(pool_size=1, max_overflow=0, pool_timeout=SQLITE_BUSY_TIMEOUT_MS / 1000)
     else:
         kwargs["pool_pre_ping"] = True
     engine = create_async_engine(url, **kwargs)
