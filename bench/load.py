@@ -308,7 +308,7 @@ class Server:
     def start(self, timeout_s: float = 60) -> Server:
         import httpx
         subprocess.run([sys.executable, "-m", "app.cli", "migrate"], cwd=self.root, env=self.env,
-                       check=True, timeout=120)
+                       check=True, timeout=120, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         log = open(self.log_path, "ab")
         cmd = [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port)]
         if self.profile:
@@ -454,6 +454,8 @@ def run_step(url: str, pid: int | None, rooms: int, args, baseline_rss: int | No
         "refused": sum(refused.values()), "refused_kinds": refused,
         "games_over": sum(r["games_over"] for r in results),
         "server_cpu_pct": round(100 * cpu / wall, 1) if server else None,
+        # CPU time of the server per applied action: robust against other load on the machine
+        "server_cpu_ms_per_action": round(1000 * cpu / len(lat), 2) if server and lat else None,
         "server_rss_mb": round(peak / 2 ** 20, 1) if server else None,
         "mem_per_room_kb": round((peak - base) / 1024 / max(1, ready), 1) if server else None,
         "client_cpu_pct": round(100 * ccpu / wall, 1), "client_workers": len(procs),
@@ -467,8 +469,8 @@ def run_step(url: str, pid: int | None, rooms: int, args, baseline_rss: int | No
 def print_row(r: dict, header: bool = False) -> None:
     cols = [("rooms", 6), ("players", 8), ("actions", 8), ("actions_per_s", 9), ("p50_ms", 8),
             ("p95_ms", 8), ("p99_ms", 8), ("max_ms", 8), ("errors", 7), ("refused", 8),
-            ("server_cpu_pct", 8), ("server_rss_mb", 8), ("mem_per_room_kb", 9), ("load1", 6)]
-    names = {"actions_per_s": "act/s", "server_cpu_pct": "cpu%", "server_rss_mb": "rss MB",
+            ("server_cpu_pct", 7), ("server_cpu_ms_per_action", 7), ("server_rss_mb", 8), ("mem_per_room_kb", 9), ("load1", 6)]
+    names = {"actions_per_s": "act/s", "server_cpu_pct": "cpu%", "server_cpu_ms_per_action": "cpu ms", "server_rss_mb": "rss MB",
              "mem_per_room_kb": "KB/room", "load1": "load"}
     if header:
         print("".join(f"{names.get(c, c):>{w}}" for c, w in cols), flush=True)
