@@ -65,7 +65,8 @@ class ActionRow(Base):
     __tablename__ = "actions"
     __table_args__ = (
         UniqueConstraint("room_id", "version", name="uq_actions_room_version"),
-        UniqueConstraint("room_id", "action_id", name="uq_actions_room_action_id"),
+        # An action id is applied at most once per seat (migration 0002; docs/protocol.md).
+        UniqueConstraint("room_id", "seat", "action_id", name="uq_actions_room_seat_action_id"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)

@@ -11,6 +11,7 @@ import logging
 import multiprocessing
 import random
 import secrets
+import uuid
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING
@@ -26,6 +27,15 @@ if TYPE_CHECKING:
     from .service import Live
 
 log = logging.getLogger("osaka.bots")
+FALLBACK_TRIES = 3  # random legal actions tried after a refused choice, before giving up the turn
+
+
+def bot_action_id() -> str:
+    """A fresh id for a computer player's action: ``bot:`` + 128 random bits (uuid4).
+
+    Unpredictable, and in a prefix clients may not use (`bad_message`), so no player can
+    plant an id that makes a bot's move come back as a duplicate."""
+    return f"bot:{uuid.uuid4().hex}"
 
 
 def choose_in_worker(view: dict, level: str, history: list[dict], seed: int, budget_s: float) -> dict:
@@ -113,19 +123,27 @@ class BotDriver:
             log.exception("bots.choose_action failed (room %s, seat %s); playing a random legal action",
                           code, seat)
             action = None
+        # Every submission has a fresh id. An action that is not applied (refused, or in theory a
+        # duplicate) and did not move the game is no progress: after FALLBACK_TRIES random legal
+        # actions the turn is given up (False) and the driver stops until the next kick, so it
+        # never spins on a refusal.
         if action is not None:
-            if await live.act(code, seat, f"bot:{version}:{seat}", version, action, bot_level=level):
+            if await live.act(code, seat, bot_action_id(), version, action, bot_level=level):
                 return True
             if table.version != version:
                 return True
             log.warning("bot action %s refused in room %s; playing a random legal action",
                         action_kind(action), code)  # its type only: the payload shows a hand
         legal = engine.legal_actions(state, seat)
-        if not legal:
-            return False
-        fallback = random.Random(seed).choice(legal).to_json()
-        await live.act(code, seat, f"bot:{version}:{seat}:fallback", version, fallback, bot_level=level)
-        return True
+        rng = random.Random(seed)
+        for _ in range(min(FALLBACK_TRIES, len(legal))):
+            fallback = rng.choice(legal).to_json()
+            if await live.act(code, seat, bot_action_id(), version, fallback, bot_level=level):
+                return True
+            if table.version != version:
+                return True
+        log.warning("no bot action was applied in room %s (seat %s); waiting for a change", code, seat)
+        return False
 
     async def _choose(self, view: dict, level: str, history: list[dict], seed: int) -> dict:
         """Ask a worker process; a pool whose worker died is replaced once and asked again."""

@@ -31,6 +31,7 @@ from .table import Table, visible
 
 log = logging.getLogger("osaka.live")
 MAX_ACTION_ID = 128
+BOT_ID_PREFIX = "bot:"  # reserved for the server's computer players (app/live/bots.py)
 
 
 def error_msg(code: str, message: str, msg_id: Any = None) -> dict:
@@ -42,7 +43,12 @@ def error_msg(code: str, message: str, msg_id: Any = None) -> dict:
 
 
 class BadMessage(Exception):
-    """A client frame that is not a valid message (→ `bad_message`)."""
+    """A client frame that is not a valid message (→ `bad_message`); `msg_id` is the frame's
+    `id` when it had one (echoed in the error frame)."""
+
+    def __init__(self, message: str, msg_id: Any = None):
+        super().__init__(message)
+        self.msg_id = msg_id
 
 
 def parse_client_message(text: str) -> dict:
@@ -55,18 +61,20 @@ def parse_client_message(text: str) -> dict:
         raise BadMessage("The message is not JSON.") from None
     if not isinstance(msg, dict):
         raise BadMessage("A message is a JSON object.")
-    kind = msg.get("type")
+    kind, msg_id = msg.get("type"), msg.get("id")
     if kind == "ping":
         return msg
     if kind != "act":
-        raise BadMessage("Unknown message type.")
-    msg_id, version, action = msg.get("id"), msg.get("version"), msg.get("action")
+        raise BadMessage("Unknown message type.", msg_id)
+    version, action = msg.get("version"), msg.get("action")
     if not isinstance(msg_id, str) or not 1 <= len(msg_id) <= MAX_ACTION_ID:
-        raise BadMessage(f"`id` is a string of 1 to {MAX_ACTION_ID} characters.")
+        raise BadMessage(f"`id` is a string of 1 to {MAX_ACTION_ID} characters.", msg_id)
+    if msg_id.startswith(BOT_ID_PREFIX):
+        raise BadMessage(f"Ids starting with `{BOT_ID_PREFIX}` are reserved for computer players.", msg_id)
     if not isinstance(version, int) or isinstance(version, bool) or version < 0:
-        raise BadMessage("`version` is a non-negative integer.")
+        raise BadMessage("`version` is a non-negative integer.", msg_id)
     if not isinstance(action, dict):
-        raise BadMessage("`action` is a JSON object.")
+        raise BadMessage("`action` is a JSON object.", msg_id)
     return msg
 
 
@@ -249,7 +257,7 @@ class Live:
             try:
                 msg = parse_client_message(text)
             except BadMessage as exc:
-                self._bad(conn, "bad_message", str(exc))
+                self._bad(conn, "bad_message", str(exc), exc.msg_id)
                 continue
             if msg["type"] == "ping":
                 conn.send({"type": "pong"})
@@ -259,10 +267,11 @@ class Live:
                 continue
             await self.act(table.code, conn.seat, msg["id"], msg["version"], msg["action"], reply=conn)
 
-    def _bad(self, conn: Connection, code: str, message: str) -> None:
-        """Refuse one client frame; after `max_bad_messages` the connection is closed (1008)."""
+    def _bad(self, conn: Connection, code: str, message: str, msg_id: Any = None) -> None:
+        """Refuse one client frame (echoing its string `id`, if any); after `max_bad_messages`
+        the connection is closed (1008)."""
         conn.bad_messages += 1
-        conn.send(error_msg(code, message))
+        conn.send(error_msg(code, message, msg_id))
         if conn.bad_messages >= self.settings.max_bad_messages:
             conn.closing = True
 
@@ -315,7 +324,8 @@ class Live:
         """Apply one action exactly once; True when it was applied.
 
         Refusals go to `reply` as `error` frames: `stale_version`, `game_not_started`, the
-        engine's `IllegalAction.code`; a known `action_id` gets the current state instead.
+        engine's `IllegalAction.code`; an `action_id` this seat already used gets the current
+        state instead (ids are unique per seat, not per room: docs/protocol.md).
         A computer player's action (`bot_level` set) is dropped if the seat is no longer a bot's.
         """
         table = self.tables.get(code)
@@ -342,7 +352,7 @@ class Live:
                 if room.seed is None:
                     return refuse("game_not_started", "The game has not started yet.")
                 self.broadcast_game(table, await table.sync(session, room))
-                if action_id in table.action_ids:
+                if (seat, action_id) in table.action_ids:
                     note("duplicate")
                     if reply is not None:
                         self.send_state(reply, table)
@@ -378,14 +388,15 @@ class Live:
                     room = await self.fresh_room(session, table.room_id)
                     self.broadcast_game(table, await table.sync(session, room))
                     dup = await session.scalar(select(ActionRow.id).where(
-                        ActionRow.room_id == room.id, ActionRow.action_id == action_id))
+                        ActionRow.room_id == room.id, ActionRow.seat == seat,
+                        ActionRow.action_id == action_id))
                     if dup is not None:
                         note("duplicate")
                         if reply is not None:
                             self.send_state(reply, table)
                         return False
                     return refuse("stale_version", f"The game is at version {table.version}.")
-                table.applied(new_state, new_version, action_id, events)
+                table.applied(new_state, new_version, seat, action_id, events)
                 self.broadcast_game(table, [(new_version, events)])
                 if status == "over":
                     await self.broadcast_room(session, code)

@@ -35,14 +35,15 @@ class Table:
         self.state: Any = None          # engine.GameState, or None before the start
         self.version = 0
         self.events: list[list[dict]] = []   # events[v - 1] = events of action v
-        self.action_ids: set[str] = set()    # ids of the actions applied (exactly-once check)
+        # (seat, id) of the actions applied: the exactly-once check is per seat.
+        self.action_ids: set[tuple[int, str]] = set()
         self.seed: int | None = None
 
     async def sync(self, session: AsyncSession, room: Room) -> list[tuple[int, list[dict]]]:
         """Catch up with the database: new game on the start, replay actions after `version`.
 
         `room` is the room row as read now (a `Room` or any row with `seed`, `num_players` and
-        `version`). Afterwards `action_ids` holds the id of every action up to `room.version`.
+        `version`). Afterwards `action_ids` holds the (seat, id) of every action up to `room.version`.
 
         Returns the (version, events) of the actions replayed now (committed elsewhere)."""
         if room.seed is None:
@@ -66,15 +67,15 @@ class Table:
             self.state, events = engine.play(self.state, row.seat, row.action)
             self.version = row.version
             self.events.append(events)
-            self.action_ids.add(row.action_id)
+            self.action_ids.add((row.seat, row.action_id))
             caught.append((row.version, events))
         return caught
 
-    def applied(self, state: Any, version: int, action_id: str, events: list[dict]) -> None:
+    def applied(self, state: Any, version: int, seat: int, action_id: str, events: list[dict]) -> None:
         """Record an action this process committed (the table is then at `version`)."""
         self.state, self.version = state, version
         self.events.append(events)
-        self.action_ids.add(action_id)
+        self.action_ids.add((seat, action_id))
 
     def history(self, seat: int | None) -> list[dict]:
         """All past events of the game that `seat` may see, in order."""
