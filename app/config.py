@@ -22,6 +22,7 @@ class Settings(BaseSettings):
     bot_delay_s: float = Field(0.8, ge=0)
     bot_time_budget_s: float = Field(1.0, gt=0)
     bot_workers: int = Field(1, ge=1)
+    handover_after_s: float = Field(60, ge=0)     # any seated player may hand a seat offline this long to a computer player (the host at once)
     # lobby and cleanup
     lobby_idle_s: float = Field(600, gt=0)        # a waiting room nobody was connected to this long leaves the lobby
     room_ttl_s: float = Field(86400, gt=0)        # ... and is deleted after this long

@@ -5,8 +5,10 @@ transaction). Refusals raise `ApiError` with the codes of docs/protocol.md.
 """
 from __future__ import annotations
 
+import math
 import secrets
 from datetime import datetime, timedelta
+from typing import Callable
 
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
@@ -53,6 +55,14 @@ def seat_of(room: Room, token: str | None) -> Seat | None:
             if token_matches(token, seat.token_hash):
                 found = seat
     return found
+
+
+def require_seat(room: Room, token: str | None) -> Seat:
+    """The caller's seat; 401 `unauthorized` without a valid seat token of this room."""
+    seat = seat_of(room, token)
+    if seat is None:
+        raise ApiError(401, "unauthorized", "A seat token of this room is needed.")
+    return seat
 
 
 def require_host(room: Room, token: str | None) -> Seat:
@@ -145,10 +155,16 @@ async def start_game(session: AsyncSession, room: Room) -> None:
 
 
 async def hand_seat_to_bot(session: AsyncSession, room: Room, number: int, level: str,
-                           connected: set[int]) -> Seat:
+                           connected: set[int], by: int | None = None, offline_s: float = 0.0,
+                           after_s: float = 0.0) -> Seat:
     """During a game, let a computer player of `level` play a disconnected seat.
 
-    404 `seat_not_found`, 409 `game_not_started` / `game_over` / `seat_connected`."""
+    `by` is the caller's seat number (None = the host, as before): the host may do it at once; any
+    other seated player whose own seat is connected only once the seat has been offline
+    `offline_s` ≥ `after_s` seconds (Settings.handover_after_s), so one lost cookie cannot
+    stall a game. 404 `seat_not_found`, 409 `game_not_started` / `game_over` /
+    `seat_connected`, 403 `not_connected` (the caller's own seat has no live connection),
+    403 `not_yet` (message: the whole seconds left)."""
     if room.status == "waiting":
         raise ApiError(409, "game_not_started", "The game has not started yet.")
     if room.status == "over":
@@ -158,20 +174,35 @@ async def hand_seat_to_bot(session: AsyncSession, room: Room, number: int, level
         raise ApiError(404, "seat_not_found", "There is no such seat in this room.")
     if number in connected:
         raise ApiError(409, "seat_connected", "That player is connected.")
+    if by is not None and by != HOST_SEAT:
+        if by not in connected:
+            raise ApiError(403, "not_connected", "Only a player connected to the game may do this.")
+        if offline_s < after_s:
+            left = math.ceil(after_s - offline_s)
+            raise ApiError(403, "not_yet", f"Possible in {left} s.")
     seat.bot_level = level
     await session.commit()
     return seat
 
 
-def summary(room: Room, connected: set[int], you: int | None) -> dict:
-    """The room summary of docs/protocol.md (`RoomOut`)."""
+def summary(room: Room, connected: set[int], you: int | None,
+            offline_for: Callable[[int], float] | None = None, handover_after_s: float = 60) -> dict:
+    """The room summary of docs/protocol.md (`RoomOut`). `offline_for(seat)` → seconds a
+    seat has been without a connection (Hub.offline_for); it fills `offline_s` of the
+    players that are neither connected nor computer players (else null)."""
+    def offline(s: Seat) -> int | None:
+        if offline_for is None or s.bot_level is not None or s.seat in connected:
+            return None
+        return int(offline_for(s.seat))
     return {
         "code": room.code, "url": room_url(room.code), "status": room.status,
         "public": room.public, "host_seat": HOST_SEAT, "max_seats": MAX_SEATS,
         "created_at": iso(room.created_at), "version": room.version,
+        "handover_after_s": int(math.ceil(handover_after_s)),
         "players": [{"seat": s.seat, "name": s.name, "bot": s.bot_level is not None,
                      "bot_level": s.bot_level,
-                     "connected": s.bot_level is not None or s.seat in connected}
+                     "connected": s.bot_level is not None or s.seat in connected,
+                     "offline_s": offline(s)}
                     for s in sorted(room.seats, key=lambda s: s.seat)],
         "you": you,
     }

@@ -87,6 +87,7 @@ class PlayerOut(BaseModel):
     bot: bool
     bot_level: BotLevel | None
     connected: bool
+    offline_s: int | None = None  # seconds without a connection (a human seat not connected now)
 
 
 class RoomOut(BaseModel):
@@ -100,6 +101,7 @@ class RoomOut(BaseModel):
     max_seats: int = 4
     created_at: str
     version: int
+    handover_after_s: int = 60  # after this long offline any seated player may hand a seat to a computer player
     players: list[PlayerOut]
     you: int | None = None
 

@@ -111,18 +111,32 @@ class Hub:
     def __init__(self) -> None:
         self.rooms: dict[str, set[Connection]] = {}
         self.lobby: set[Connection] = set()
+        # (room code, seat) → time.monotonic() when that seat's last connection here ended.
+        # In memory, per process: after a restart every seat counts as gone since the start.
+        self.seat_left: dict[tuple[str, int], float] = {}
+        self.started = time.monotonic()
 
     def add(self, conn: Connection) -> None:
         """Register a room connection."""
         self.rooms.setdefault(conn.room, set()).add(conn)
+        if conn.seat is not None:
+            self.seat_left.pop((conn.room, conn.seat), None)
 
     def remove(self, conn: Connection) -> None:
-        """Unregister a room connection."""
+        """Unregister a room connection (a seat's last one starts its offline time)."""
         conns = self.rooms.get(conn.room)
         if conns is not None:
             conns.discard(conn)
             if not conns:
                 del self.rooms[conn.room]
+        if conn.seat is not None and not any(c.seat == conn.seat for c in self.of(conn.room)):
+            self.seat_left[(conn.room, conn.seat)] = time.monotonic()
+
+    def offline_for(self, code: str, seat: int) -> float:
+        """Seconds since `seat` of room `code` last had a connection in this process (since
+        the process started if it never had one here). Meaningful only for a seat that is
+        not connected now; entries are dropped when the seat connects again."""
+        return time.monotonic() - self.seat_left.get((code, seat), self.started)
 
     def of(self, code: str) -> list[Connection]:
         """Live connections of a room."""

@@ -108,7 +108,8 @@ class Live:
     # ------------------------------------------------------------- summaries
     def summary(self, room: Room, you: int | None) -> dict:
         """Room summary with presence from this process's connections."""
-        return R.summary(room, self.hub.connected_seats(room.code), you)
+        return R.summary(room, self.hub.connected_seats(room.code), you,
+                         lambda n: self.hub.offline_for(room.code, n), self.settings.handover_after_s)
 
     async def broadcast_room(self, session: AsyncSession, code: str) -> None:
         """Send the fresh room summary to every connection of the room."""

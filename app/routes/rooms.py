@@ -93,14 +93,16 @@ async def start_game(code: str, live: LiveDep, session: SessionDep, token: Token
 @router.post("/{code}/seats/{seat}/bot", response_model=SeatOut, responses=ERRORS)
 async def seat_to_bot(code: str, body: BotIn, live: LiveDep, session: SessionDep, token: TokenDep,
                       seat: int = Path(ge=0, le=R.MAX_SEATS - 1)):
-    """(Host only, during a game.) A computer player plays a disconnected seat until its player
-    connects again; 409 `seat_connected` while that seat has a live connection."""
+    """(During a game.) A computer player plays a disconnected seat until its player connects
+    again; 409 `seat_connected` while that seat has a live connection. The host may do it at
+    once, any other connected seated player after HANDOVER_AFTER_S seconds offline (403 `not_yet`)."""
     room = await R.load_room(session, code)
-    R.require_host(room, token)
+    by = R.require_seat(room, token).seat
     await session.commit()  # no transaction may wait on the room lock
     async with live.table(room).lock:
         await session.refresh(room, ["seats", "status"])
-        await R.hand_seat_to_bot(session, room, seat, body.level, live.hub.connected_seats(room.code))
+        await R.hand_seat_to_bot(session, room, seat, body.level, live.hub.connected_seats(room.code), by,
+                                 live.hub.offline_for(room.code, seat), live.settings.handover_after_s)
     await live.after_room_change(room.code)
     return {"seat": seat}
 

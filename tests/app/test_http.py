@@ -174,7 +174,8 @@ def test_seat_to_bot_rules(server):
         await c.close()
 
     asyncio.run(scenario())
-    _err(httpx.post(f"{url}/1/bot", json={"level": "easy"}, headers=auth(tokens[1])), 403, "not_host")
+    # A player who is not connected may not hand seats over (only the host may at once).
+    _err(httpx.post(f"{url}/1/bot", json={"level": "easy"}, headers=auth(tokens[1])), 403, "not_connected")
     _err(httpx.post(f"{url}/3/bot", json={"level": "easy"}, headers=auth(tokens[0])), 404, "seat_not_found")
     _err(httpx.post(f"{url}/9/bot", json={"level": "easy"}, headers=auth(tokens[0])), 422, "bad_request")
     waiting = create_room(server.base_url)

@@ -1,0 +1,59 @@
+"""A game cannot stall on a player whose browser lost its seat: besides the host (at once),
+any connected seated player may hand a seat to a computer player once it has been offline
+HANDOVER_AFTER_S seconds (docs/protocol.md, `POST /api/rooms/{code}/seats/{seat}/bot`)."""
+from __future__ import annotations
+
+import asyncio
+
+import httpx
+
+from .helpers import Client, auth, create_room, join_room, start
+
+FAST = {"BOT_DELAY_S": "0", "BOT_TIME_BUDGET_S": "0.05", "BOT_WORKERS": "1", "HANDOVER_AFTER_S": "3"}
+
+
+def test_any_player_hands_an_offline_seat_to_a_bot_after_the_delay(server_factory):
+    srv = server_factory(**FAST)
+    host = create_room(srv.base_url, "Host", public=False)
+    code = host["code"]
+    bob = join_room(srv.base_url, code, "Bob")
+    carol = join_room(srv.base_url, code, "Carol")
+    start(srv.base_url, code, host["token"])
+    def post(token, seat=1):
+        return httpx.post(f"{srv.base_url}/api/rooms/{code}/seats/{seat}/bot", json={"level": "easy"},
+                          headers=auth(token))
+
+    async def scenario():
+        b = await Client.open(srv.ws_url, code, bob["token"], seat=1)
+        await b.state(0)
+        # Carol has no live connection herself: she may not hand the (offline) host's seat over.
+        r = await asyncio.to_thread(post, carol["token"], 0)
+        assert r.status_code == 403 and r.json()["error"]["code"] == "not_connected"
+        c = await Client.open(srv.ws_url, code, carol["token"], seat=2)
+        await c.state(0)
+        # Bob is connected: nobody may take his seat.
+        r = await asyncio.to_thread(post, carol["token"])
+        assert r.status_code == 409 and r.json()["error"]["code"] == "seat_connected"
+        await b.close()
+        gone = await c.wait(lambda m: m["type"] == "room" and not m["room"]["players"][1]["connected"])
+        assert gone["room"]["handover_after_s"] == 3
+        assert gone["room"]["players"][1]["offline_s"] is not None
+        assert gone["room"]["players"][2]["offline_s"] is None  # Carol herself is connected
+        # Too early for Carol: 403 not_yet, the message says how many seconds are left.
+        r = await asyncio.to_thread(post, carol["token"])
+        assert r.status_code == 403 and r.json()["error"]["code"] == "not_yet"
+        left = int("".join(ch for ch in r.json()["error"]["message"] if ch.isdigit()))
+        assert 1 <= left <= 3
+        # The server's own count, not a guess: wait until the summary says the delay is over.
+        while True:
+            room = (await asyncio.to_thread(httpx.get, f"{srv.base_url}/api/rooms/{code}")).json()
+            if room["players"][1]["offline_s"] >= 3:
+                break
+            await asyncio.sleep(0.25)
+        r = await asyncio.to_thread(post, carol["token"])
+        assert r.status_code == 200 and r.json() == {"seat": 1}
+        await c.wait(lambda m: m["type"] == "room" and m["room"]["players"][1]["bot"]
+                     and m["room"]["players"][1]["bot_level"] == "easy")
+        await c.close()
+
+    asyncio.run(scenario())
