@@ -21,7 +21,7 @@ export function cardText(id) { return SYMBOL[cardColor(id)] + cardValue(id); }
 export function cardLabel(id) {
   const c = cardColor(id);
   const n = cardIcons(id);
-  return t("card.label", { color: t("color." + c), value: cardValue(id), icons: n });
+  return t("card.label", { color: t("color." + c), value: cardValue(id), n });
 }
 
 function shields(n) {
@@ -32,7 +32,8 @@ function shields(n) {
 
 /**
  * A card element. opts: {button: bool (a clickable <button>), selected, small, insured,
- * reservedBy: {initial, pcolor, name} for a Reservation piece on it, onclick}.
+ * reservedBy: {initial, pcolor, name, bot} for a Reservation piece on it, pick (a choice in
+ * a dialog: looks clickable, a ✓ when selected), onclick}.
  */
 export function cardEl(id, opts = {}) {
   const c = cardColor(id);
@@ -41,6 +42,7 @@ export function cardEl(id, opts = {}) {
   if (opts.selected) cls.push("selected");
   if (opts.insured) cls.push("insured");
   if (opts.dim) cls.push("dim");
+  if (opts.pick) cls.push("pick");
   const attrs = {
     class: cls.join(" "),
     dataset: { card: id },
@@ -59,13 +61,26 @@ export function cardEl(id, opts = {}) {
     shields(cardIcons(id)),
     opts.insured ? h("span", { class: "ins-mark", "aria-hidden": "true", title: t("card.insured") }, "✓") : null,
     opts.reservedBy ? pieceEl(opts.reservedBy) : null,
+    opts.pick && opts.selected ? h("span", { class: "pick-mark", "aria-hidden": "true" }, "✓") : null,
   );
   return el;
 }
 
-/** A player's Reservation piece: their player colour, an outline and their initial. */
+/** A player's Reservation piece: their player colour (fill and ring) and their table-unique
+ *  marker (initial, "⚙" for a computer player, or the seat number). */
 export function pieceEl(p) {
-  return h("span", { class: "piece pc-" + p.pcolor, title: t("table.reserved_by", { name: p.name }) }, p.initial);
+  return h("span", { class: "piece pc-" + p.pcolor + (p.bot ? " bot" : ""), title: t("table.reserved_by", { name: p.name }),
+    "aria-label": t("table.reserved_by", { name: p.name }) }, p.initial);
+}
+
+/** A goods colour chip for a sentence: "◆ red" on its own colour (never the text's colour). */
+export function colorChip(c, withName = true) {
+  return h("span", { class: "lcol s-" + c }, SYMBOL[c] + (withName ? " " + t("color." + c) : ""));
+}
+
+/** A card chip for a sentence: "◆5" on its colour. */
+export function cardChip(id) {
+  return h("span", { class: "lc s-" + cardColor(id) }, cardText(id));
 }
 
 /** A goods colour symbol as a chip: "◆" in its colour. */

@@ -4,10 +4,44 @@ import { t } from "./i18n.js";
 /** Player colours of the box (white, pink, grey, tan), by seat: never a goods colour. */
 export const PLAYER_COLORS = ["white", "pink", "grey", "tan"];
 
-/** A player's display name; "Seat 3" when the seat has no name. */
+// The server names the computer players it seats "Bot (easy)" etc. (app/rooms.py BOT_NAMES);
+// those are shown in the page's language. A person's seat handed to a computer keeps its name.
+const SERVER_BOT_NAMES = ["Bot (easy)", "Bot (normal)", "Bot (hard)"];
+
+function seatOf(room, seat) {
+  return room && room.players ? room.players.find((x) => x.seat === seat) || null : null;
+}
+
+/** True when the seat was created as a computer player (its name is the server's bot name). */
+export function isComputerSeat(room, seat) {
+  const p = seatOf(room, seat);
+  return !!(p && p.bot && SERVER_BOT_NAMES.includes(p.name));
+}
+
+/** A player's display name; "Computer (easy)" for a computer player; "Seat 3" without a name. */
 export function playerName(room, seat) {
-  const p = room && room.players ? room.players.find((x) => x.seat === seat) : null;
+  const p = seatOf(room, seat);
+  if (p && isComputerSeat(room, seat)) return t("bot.name", { level: t("level." + (p.bot_level || "normal")) });
   return p && p.name ? p.name : t("seat.n", { n: seat + 1 });
+}
+
+/**
+ * The marker on a player's round piece and swatch, unique at the table: the initial of the
+ * name, "⚙" for a computer player; the seat number (1–4) wherever two seats would share one.
+ */
+export function markerOf(room, seat) {
+  const seats = room && room.players ? room.players.map((p) => p.seat) : [seat];
+  if (!seats.includes(seat)) seats.push(seat);
+  const mark = {};
+  for (const s of seats) mark[s] = isComputerSeat(room, s) ? "⚙" : initialOf(playerName(room, s));
+  for (let round = 0; round < 3; round++) {
+    const count = {};
+    for (const s of seats) count[mark[s]] = (count[mark[s]] || 0) + 1;
+    let dup = false;
+    for (const s of seats) if (count[mark[s]] > 1 && mark[s] !== String(s + 1)) { mark[s] = String(s + 1); dup = true; }
+    if (!dup) break;
+  }
+  return mark[seat];
 }
 
 /** First letter of a name for the Reservation piece (text only). */

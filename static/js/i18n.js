@@ -74,7 +74,9 @@ export function raw(key) { return lookup(key); }
 /** t("log.take", {name: "Bob"}) -> string with {placeholders} filled in (as text). */
 export function t(key, params) {
   // Plural: a "<key>_one" entry is used when params.n === 1 ("1 card", "1 Karte").
+  // ... and a "<key>_zero" entry when params.n === 0 ("no insurance icons").
   if (params && params.n === 1 && lookup(key + "_one") !== undefined) key += "_one";
+  else if (params && params.n === 0 && lookup(key + "_zero") !== undefined) key += "_zero";
   let v = lookup(key);
   if (v === undefined) return key;
   if (typeof v === "function") return v(params || {});

@@ -34,7 +34,13 @@ export function logLine(ev, room) {
     case "buy": parts = tn("log.buy", { name: n(ev.seat), goods: cardsNode(ev.goods), cost: ev.cost, payment: cardsNode(ev.payment) }); cls = "big"; break;
     case "ship_moved": parts = tn("log.ship_moved", { color: colorNode(ev.color), from: loc(ev.from), to: loc(ev.to) }); break;
     case "payment": parts = tn("log.payment", { colors: colorsNode(ev.colors) }); cls = "big"; break;
-    case "sale": parts = tn(ev.drawn ? "log.sale_drawn" : "log.sale", { name: n(ev.seat), color: colorNode(ev.color), cards: cardsNode(ev.cards), price: ev.price, value: ev.value, vp: ev.vp, drawn: ev.drawn }); break;
+    case "sale": {
+      // "Alice sold 3 ■ blue goods ■3 ■3 ■2: price 3 × 3 = 9 → 10 → 2 VP." (R-pay-1)
+      const count = (ev.cards || []).length;
+      parts = [...tn(count === 1 ? "log.sale_one" : "log.sale", { name: n(ev.seat), color: colorNode(ev.color), cards: cardsNode(ev.cards), count, price: ev.price, raw: ev.price * count, value: ev.value, vp: ev.vp }),
+        ev.drawn ? t("log.drawn", { drawn: ev.drawn }) : "", "."];
+      break;
+    }
     case "vp_total": parts = tn("log.vp_total", { vp: ev.vp }); cls = "private"; break;
     case "token_gained": parts = tn("log.token_gained", { name: n(ev.seat), color: colorNode(ev.color) }); break;
     case "black_tide": parts = tn("log.black_tide", { colors: colorsNode(ev.colors) }); cls = "danger"; break;

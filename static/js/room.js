@@ -16,7 +16,8 @@ const ctx = {
   room: null, view: null, version: 0, seat: null, pending: false,
   sel: { market: null, pay: new Set(), discard: new Set(), goods: new Set() },
   events: [],
-  act: null, hostBot: null, redraw: null,
+  act: null, hostBot: null, redraw: null, later: null,
+  roomAt: 0,  // performance.now() when the room summary arrived (its offline_s are from then)
 };
 let mode = null;        // "waiting" | "table" | "missing"
 let waiting = null;     // WaitingView
@@ -62,9 +63,22 @@ ctx.act = (action) => {
 };
 ctx.hostBot = async (seat, level) => {
   try { await api("POST", `/api/rooms/${encodeURIComponent(code)}/seats/${seat}/bot`, { level }); }
-  catch (e) { toast(errorText(e.code, e.message)); }
+  catch (e) {
+    // 403 not_yet says in its message how many seconds are left ("Possible in 12 s.").
+    if (e.code === "not_yet") toast(t("err.not_yet", { n: (String(e.message).match(/\d+/) || ["?"])[0] }));
+    else toast(errorText(e.code, e.message));
+  }
 };
 ctx.redraw = () => redraw();
+// One pending "redraw later" (e.g. when a player may hand an offline seat to a computer).
+let laterTimer = null, laterAt = 0;
+ctx.later = (ms) => {
+  const at = performance.now() + ms;
+  if (laterTimer && laterAt <= at) return;
+  clearTimeout(laterTimer);
+  laterAt = at;
+  laterTimer = setTimeout(() => { laterTimer = null; redraw(); }, Math.max(0, ms));
+};
 
 // ---- drawing ---------------------------------------------------------------------------------
 function drawTurn() {
@@ -92,7 +106,16 @@ function drawLog(full) {
     for (const ev of ctx.events.slice(have)) { const li = logLine(ev, ctx.room); if (li) log.appendChild(li); }
     log.dataset.count = String(ctx.events.length);
   }
-  log.scrollTop = log.scrollHeight;
+  logToEnd();
+}
+
+// The log sticks to its newest line unless the player scrolled up to read.
+let logStick = true;
+function logToEnd() { if (parts && logStick) parts.log.scrollTop = parts.log.scrollHeight; }
+function watchLog(log) {
+  log.addEventListener("scroll", () => { logStick = log.scrollTop + log.clientHeight >= log.scrollHeight - 12; }, { passive: true });
+  // Its box changes size when the panels above it do: keep the newest line in view.
+  if (window.ResizeObserver) new ResizeObserver(() => logToEnd()).observe(log);
 }
 
 function redraw() {
@@ -104,10 +127,11 @@ function redraw() {
     waiting.update(ctx.room);
   } else {
     if (!ctx.view) { drawTurn(); return; }
-    if (mode !== "table") { mode = "table"; waiting = null; parts = buildTable(root); drawLog(true); }
+    if (mode !== "table") { mode = "table"; waiting = null; parts = buildTable(root); watchLog(parts.log); drawLog(true); }
     pruneSelection(ctx);
     renderTable(ctx, parts);
     if (parts.log.dataset.start !== "1") drawLog(true);
+    logToEnd();
   }
   drawTurn();
 }
@@ -119,6 +143,7 @@ function onMessage(msg) {
       const first = !ctx.room;
       const nameChanged = !first && JSON.stringify(ctx.room.players.map((p) => p.name)) !== JSON.stringify(msg.room.players.map((p) => p.name));
       ctx.room = msg.room;
+      ctx.roomAt = performance.now();
       ctx.seat = msg.room.you ?? null;
       redraw();
       if (nameChanged) drawLog(true);
@@ -164,6 +189,7 @@ async function main() {
   onLangChange(() => { drawSound(); redraw(); drawLog(true); });
   try {
     ctx.room = await api("GET", `/api/rooms/${encodeURIComponent(code)}`);
+    ctx.roomAt = performance.now();
     ctx.seat = ctx.room.you ?? null;
   } catch (e) {
     if (e.status === 404) {

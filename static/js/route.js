@@ -54,10 +54,13 @@ export function buildRoute() {
   for (let i = 0; i < 6; i++) {
     const x = i * SP;
     const kind = i === 2 ? "port" : i === 3 || i === 4 ? "danger" : i === 5 ? "edo" : i === 0 ? "osaka" : "sea";
-    svg.appendChild(s("rect", { class: "space " + kind, x: x + 2, y: 2, width: SP - 4, height: H - 4, rx: 8 }));
+    svg.appendChild(s("rect", { class: "space " + kind, x: x + 2, y: 2, width: SP - 4, height: H - 4, rx: 8, "data-loc": i }, s("title", {})));
     if (kind === "danger") svg.appendChild(waves(x));
     if (kind === "port") svg.appendChild(anchor(x));
-    svg.appendChild(s("text", { class: "loc-name", x: x + SP / 2, y: H - 9, "text-anchor": "middle", "data-loc": i }));
+    // Two labels: the full name, and a short one shown instead on a phone ("Ensh. I"); CSS
+    // picks one. The space's <title> always has the full name.
+    svg.appendChild(s("text", { class: "loc-name long", x: x + SP / 2, y: H - 9, "text-anchor": "middle", "data-loc": i }));
+    svg.appendChild(s("text", { class: "loc-name short", x: x + SP / 2, y: H - 9, "text-anchor": "middle", "data-loc": i, "data-short": "1" }));
     if (kind === "danger") svg.appendChild(s("text", { class: "loc-warn", x: x + SP / 2, y: 16, "text-anchor": "middle" }));
   }
   for (const c of COLORS) {
@@ -73,12 +76,16 @@ export function buildRoute() {
 export function updateRoute(svg, ships) {
   const names = [];
   for (const tx of svg.querySelectorAll("text.loc-name")) {
-    const label = t("loc." + tx.dataset.loc);
+    const full = t("loc." + tx.dataset.loc);
+    const short = t("loc." + tx.dataset.loc + "_short");
+    const label = tx.dataset.short && !short.startsWith("loc.") ? short : full;
     tx.textContent = label;
-    // Long names ("Enshunada II") are squeezed to fit their space on narrow screens.
-    if (label.length > 8) { tx.setAttribute("textLength", String(SP - 10)); tx.setAttribute("lengthAdjust", "spacingAndGlyphs"); }
+    tx.setAttribute("aria-label", full);
+    // A long name ("Enshunada II") is fitted inside its space with a margin on each side.
+    if (label.length > 10) { tx.setAttribute("textLength", String(SP - 22)); tx.setAttribute("lengthAdjust", "spacingAndGlyphs"); }
     else { tx.removeAttribute("textLength"); tx.removeAttribute("lengthAdjust"); }
   }
+  for (const r of svg.querySelectorAll("rect.space")) r.querySelector("title").textContent = t("loc." + r.dataset.loc);
   for (const tx of svg.querySelectorAll("text.loc-warn")) tx.textContent = "⚠";
   const perSpace = {};
   for (const c of COLORS) {

@@ -5,8 +5,8 @@
 //    pending, hostBot(seat, level), redraw()}
 import { h, fill } from "./dom.js";
 import { t, tn } from "./i18n.js";
-import { COLORS, SYMBOL, cardEl, cardColor, cardValue, cardIcons, cardText, symEl } from "./cards.js";
-import { PLAYER_COLORS, playerName, initialOf } from "./common.js";
+import { COLORS, SYMBOL, cardEl, cardColor, cardValue, cardIcons, cardText, colorChip, cardChip } from "./cards.js";
+import { PLAYER_COLORS, playerName, markerOf, isComputerSeat } from "./common.js";
 import { buyableGoods, total, checkPayment, suggestPayment } from "./payment.js";
 import { buildRoute, updateRoute } from "./route.js";
 
@@ -25,29 +25,39 @@ export function buildTable(root) {
     log: h("ol", { class: "log", id: "log" }),
     dialog: h("div", { class: "overlay", hidden: true }),
   };
-  parts.logTitle = h("h2", { class: "small-h" });
+  parts.logTitle = h("h2", { class: "small-h log-h" });
   parts.playersTitle = h("h2", { class: "small-h" });
   parts.marketTitle = h("h2", { class: "row-h" });
   parts.farmTitle = h("h2", { class: "row-h" });
+  // Two columns on a desktop (the game on the left; players and the log on the right, the
+  // log always in view with its own scroll), one column on a phone in the same order.
   fill(root, h("div", { class: "table" },
     parts.result,
-    h("section", { class: "board panel" },
-      h("div", { class: "route-box" }, parts.route),
-      h("div", { class: "row market-row" }, h("div", { class: "row-top" }, parts.marketTitle, parts.marketInfo), parts.market),
-      h("div", { class: "row farm-row" }, h("div", { class: "row-top" }, parts.farmTitle), parts.farm),
-      parts.piles),
-    parts.me,
-    parts.bar,
-    h("section", { class: "panel players-panel" }, parts.playersTitle, parts.players),
-    h("details", { class: "panel logbox", open: true },
-      h("summary", null, parts.logTitle), parts.log),
+    h("div", { class: "table-main" },
+      h("section", { class: "board panel" },
+        h("div", { class: "route-box" }, parts.route),
+        h("div", { class: "row market-row" }, h("div", { class: "row-top" }, parts.marketTitle, parts.marketInfo), parts.market),
+        h("div", { class: "row farm-row" }, h("div", { class: "row-top" }, parts.farmTitle), parts.farm),
+        parts.piles),
+      parts.me,
+      parts.bar),
+    h("div", { class: "table-side" },
+      h("section", { class: "panel players-panel" }, parts.playersTitle, parts.players),
+      h("section", { class: "panel logbox" }, parts.logTitle, parts.log)),
   ), parts.dialog);
   return parts;
 }
 
 function pieceOf(ctx, seat) {
   const name = playerName(ctx.room, seat);
-  return { initial: initialOf(name), pcolor: PLAYER_COLORS[seat % 4], name };
+  return { initial: markerOf(ctx.room, seat), pcolor: PLAYER_COLORS[seat % 4], name, bot: isComputerSeat(ctx.room, seat) };
+}
+
+/** A player's round swatch: player colour and the table-unique marker. */
+export function swatchEl(room, seat) {
+  const m = markerOf(room, seat);
+  return h("span", { class: "swatch pc-" + PLAYER_COLORS[seat % 4] + (isComputerSeat(room, seat) ? " bot" : ""),
+    title: t("table.marker", { name: playerName(room, seat), m }), "aria-hidden": "true" }, m);
 }
 
 function reservationWhere(view, seat) {
@@ -66,11 +76,11 @@ function cardActions(ctx) {
   const v = ctx.view, seat = ctx.seat, id = ctx.sel.market;
   const out = { take: null, reserve: null };
   if (!(myDecision(ctx) && v.phase === "turn")) return { take: t("why.not_your_turn"), reserve: t("why.not_your_turn") };
-  if (id === null) return { take: t("why.pick_card"), reserve: t("why.pick_card") };
+  if (id === null) return { take: t("why.pick_market"), reserve: t("why.pick_card") };
   const inMarket = v.market.find((m) => m.card === id);
   const inFarm = v.farm.find((m) => m.card === id);
   const slot = inMarket || inFarm;
-  if (!slot) return { take: t("why.pick_card"), reserve: t("why.pick_card") };
+  if (!slot) return { take: t("why.pick_market"), reserve: t("why.pick_card") };
   const by = slot.reserved_by;
   if (!inMarket) out.take = t("why.farm_no_take");
   else if (by !== null && by !== undefined && by !== seat) out.take = t("why.reserved_other", { name: playerName(ctx.room, by) });
@@ -107,7 +117,7 @@ function renderResult(ctx, el) {
     h("table", { class: "score" },
       h("thead", null, h("tr", null, h("th", null, t("result.player")), h("th", null, t("result.vp")), h("th", null, t("result.tokens")))),
       h("tbody", null, rows.map((r) => h("tr", { class: winners.includes(r.seat) ? "win" : "" },
-        h("td", null, h("span", { class: "who" }, h("span", { class: "swatch pc-" + PLAYER_COLORS[r.seat % 4], "aria-hidden": "true" }, initialOf(playerName(ctx.room, r.seat))), playerName(ctx.room, r.seat), r.seat === ctx.seat ? " (" + t("room.you") + ")" : "")),
+        h("td", null, h("span", { class: "who" }, swatchEl(ctx.room, r.seat), playerName(ctx.room, r.seat), r.seat === ctx.seat ? " (" + t("room.you") + ")" : "")),
         h("td", { class: "num" }, String(r.vp)),
         h("td", { class: "num" }, String(r.tokens)))))),
     h("p", null, h("a", { class: "btn primary", href: "/" }, t("result.new_game"))));
@@ -150,31 +160,47 @@ function renderPlayers(ctx, ul) {
     const rp = (room.players || []).find((x) => x.seat === seat) || {};
     const where = reservationWhere(v, seat);
     const acting = v.phase !== "over" && v.to_act === seat;
-    const isHost = room.you !== null && room.you === room.host_seat;
+    const on = rp.connected || rp.bot;
+    const res = t(where === "market" ? "table.res_market" : where === "farm" ? "table.res_farm" : "table.res_free");
     return h("li", { class: "player" + (acting ? " acting" : "") + (seat === ctx.seat ? " mine" : ""), dataset: { seat } },
       h("div", { class: "pl-head" },
-        h("span", { class: "swatch pc-" + PLAYER_COLORS[seat % 4], "aria-hidden": "true" }, initialOf(playerName(room, seat))),
-        h("span", { class: "dot " + (rp.connected || rp.bot ? "on" : "off"), title: t(rp.connected || rp.bot ? "room.connected" : "room.disconnected"), "aria-label": t(rp.connected || rp.bot ? "room.connected" : "room.disconnected") }),
+        swatchEl(room, seat),
+        h("span", { class: "dot " + (on ? "on" : "off"), title: t(on ? "room.connected" : "room.disconnected"), "aria-label": t(on ? "room.connected" : "room.disconnected") }),
         h("b", { class: "pl-name" }, playerName(room, seat)),
         seat === ctx.seat ? h("span", { class: "badge you" }, t("room.you")) : null,
-        rp.bot ? h("span", { class: "badge bot" }, t("room.bot", { level: t("level." + (rp.bot_level || "normal")) })) : null,
+        // A computer player's name already says so; a person's seat played by one gets a badge.
+        rp.bot && !isComputerSeat(room, seat) ? h("span", { class: "badge bot" }, t("room.bot", { level: t("level." + (rp.bot_level || "normal")) })) : null,
         acting ? h("span", { class: "badge acting-badge" }, "▶ " + t("table.turn_marker")) : null,
         p.vp !== undefined && p.vp !== null ? h("span", { class: "badge vp" }, p.vp + " " + t("table.vp")) : null),
       h("div", { class: "pl-line" },
         h("span", { class: "handsize" }, h("span", { class: "pile-back mini", "aria-hidden": "true" }), " ", t("table.hand_size", { n: p.hand_size })),
-        tokensEl(p.tokens)),
+        tokensEl(p.tokens),
+        h("span", { class: "res-state" + (where ? " used" : ""), title: res },
+          h("span", { class: "piece-mini pc-" + PLAYER_COLORS[seat % 4] + (where ? " used" : ""), "aria-hidden": "true" }),
+          h("span", { class: "sr" }, res))),
       h("div", { class: "pl-line" }, h("span", { class: "muted" }, t("table.goods") + ":"), goodsEl(p.goods)),
-      h("div", { class: "pl-line muted" }, h("span", { class: "piece-mini pc-" + PLAYER_COLORS[seat % 4] + (where ? " used" : "") }),
-        " ", t(where === "market" ? "table.res_market" : where === "farm" ? "table.res_farm" : "table.res_free")),
-      isHost && v.phase !== "over" && !rp.bot && !rp.connected && seat !== ctx.seat ? botHandover(ctx, seat) : null,
+      handover(ctx, seat, rp),
     );
   }));
 }
 
-function botHandover(ctx, seat) {
+/** "Let a computer player take over" on a disconnected opponent's card (protocol.md): the
+ *  host may do it at once, every other seated player after `handover_after_s` offline. */
+function handover(ctx, seat, rp) {
+  const v = ctx.view, room = ctx.room;
+  if (ctx.seat === null || seat === ctx.seat || v.phase === "over" || rp.seat === undefined || rp.bot || rp.connected) return null;
+  const isHost = room.you !== null && room.you === room.host_seat;
+  const after = room.handover_after_s ?? 60;
+  const off = (rp.offline_s ?? 0) + (performance.now() - (ctx.roomAt || performance.now())) / 1000;
+  if (!isHost && off < after) {
+    ctx.later((after - off) * 1000 + 250);
+    return h("div", { class: "pl-line handover muted" }, t("table.let_bot_later", { n: after }));
+  }
   const sel = h("select", { "aria-label": t("room.level") }, ["easy", "normal", "hard"].map((l) => h("option", { value: l, selected: l === "normal" }, t("level." + l))));
-  return h("div", { class: "pl-line" }, sel,
-    h("button", { type: "button", class: "btn small", title: t("table.let_bot_title"), onclick: () => ctx.hostBot(seat, sel.value) }, t("table.let_bot")));
+  return h("div", { class: "pl-line handover" },
+    isHost && off < after ? h("span", { class: "muted" }, t("table.let_bot_host")) : null,
+    h("span", { class: "bar-group" }, sel,
+      h("button", { type: "button", class: "btn small", title: t("table.let_bot_title"), onclick: () => ctx.hostBot(seat, sel.value) }, t("table.let_bot"))));
 }
 
 function renderMe(ctx, el) {
@@ -207,7 +233,15 @@ function btn(label, reason, onclick, primary, id) {
 
 function renderBar(ctx, el) {
   const v = ctx.view;
-  if (ctx.seat === null || v.phase === "over") { el.hidden = true; return; }
+  if (v.phase === "over") { el.hidden = true; return; }
+  if (ctx.seat === null) {
+    // A spectator is told so where the players' buttons would be.
+    el.hidden = false;
+    el.className = "actionbar watching";
+    fill(el, h("p", { class: "hint", id: "spectator-note" }, t("table.spectator")));
+    return;
+  }
+  el.className = "actionbar";
   el.hidden = false;
   const mine = myDecision(ctx) && v.phase === "turn";
   if (!mine) {
@@ -226,12 +260,19 @@ function renderBar(ctx, el) {
   const cost = total(goods);
   const pay = [...ctx.sel.pay];
   const sel = total(pay);
-  let buyWhy = null;
+  // buyWhy: why Buy is disabled (a string, for the title); buyNote: the same shown as a
+  // sentence, red only when the selection itself is wrong (too small, too much).
+  let buyWhy = null, buyNote = null, buyBad = false;
   if (!goods.length) buyWhy = t("why.no_goods");
   else if (total(me.hand || []) < cost) buyWhy = t("why.cannot_afford", { sum: total(me.hand || []), cost });
   else {
     const chk = checkPayment(pay, cost);
-    if (!chk.ok) buyWhy = chk.why === "empty" ? t("why.select_payment", { cost }) : chk.why === "too_small" ? t("why.too_small", { sel, cost }) : t("why.not_minimal", { card: cardText(chk.spare) });
+    if (!chk.ok) {
+      buyBad = chk.why !== "empty";
+      if (chk.why === "empty") buyWhy = t("why.select_payment", { cost });
+      else if (chk.why === "too_small") buyWhy = t("why.too_small", { sel, cost });
+      else { buyWhy = t("why.not_minimal", { card: cardText(chk.spare) }); buyNote = tn("why.not_minimal", { card: cardChip(chk.spare) }); }
+    }
   }
   const busy = ctx.pending ? "…" : null;
   const why = [ca.take, ca.reserve].filter(Boolean);
@@ -239,16 +280,16 @@ function renderBar(ctx, el) {
     h("div", { class: "bar-group" },
       btn(t("table.take"), busy || ca.take, () => ctx.act({ type: "take", card: ctx.sel.market }), false, "btn-take"),
       btn(t("table.reserve"), busy || ca.reserve, () => ctx.act({ type: "reserve", card: ctx.sel.market }), false, "btn-reserve"),
-      ctx.sel.market === null ? h("span", { class: "why hint-long" }, t("table.hint_turn")) : (why.length ? h("span", { class: "why" }, why[0]) : null)),
+      ctx.sel.market === null ? h("span", { class: "why hint-long", id: "turn-hint" }, t("table.hint_turn")) : (why.length ? h("span", { class: "why" }, why[0]) : null)),
     h("div", { class: "bar-group pay" },
-      h("span", { class: "paycount" + (buyWhy ? "" : " ok"), id: "paycount" }, t("table.selected", { sel, cost })),
+      h("span", { class: "paycount" + (buyWhy ? "" : " ok") + (buyBad ? " bad" : ""), id: "paycount" }, t("table.selected", { sel, cost })),
       btn(t("table.suggest"), !goods.length || total(me.hand || []) < cost ? t("why.cannot_afford", { sum: total(me.hand || []), cost }) : null, () => {
         const s = suggestPayment(me.hand || [], cost, me.goods.map((g) => g.card));
         if (s) { ctx.sel.pay = new Set(s); ctx.redraw(); }
       }, false, "btn-suggest"),
       pay.length ? btn(t("table.clear"), null, () => { ctx.sel.pay.clear(); ctx.redraw(); }, false, "btn-clear") : null,
       btn(t("table.buy"), busy || buyWhy, () => ctx.act({ type: "buy", payment: pay }), true, "btn-buy"),
-      buyWhy ? h("span", { class: "why", id: "buy-why" }, buyWhy) : null));
+      buyWhy ? h("span", { class: "why" + (buyBad ? " bad" : ""), id: "buy-why" }, buyNote || buyWhy) : null));
 }
 
 function renderDraft(ctx) {
@@ -266,27 +307,45 @@ function renderInsure(ctx) {
   const sinking = v.sinking || [];
   const atRisk = me.goods.filter((g) => !g.insured && sinking.includes(cardColor(g.card)));
   const handCards = (me.hand || []).filter((id) => sinking.includes(cardColor(id)) && cardIcons(id) > 0);
-  const left = {};
+  // Per sinking colour: shields from the selected hand cards, goods chosen to save (R-pay-6).
+  const shields = {}, chosen = {};
   for (const c of sinking) {
-    left[c] = [...ctx.sel.discard].filter((id) => cardColor(id) === c).reduce((a, id) => a + cardIcons(id), 0)
-      - [...ctx.sel.goods].filter((id) => cardColor(id) === c).length;
+    shields[c] = [...ctx.sel.discard].filter((id) => cardColor(id) === c).reduce((a, id) => a + cardIcons(id), 0);
+    chosen[c] = [...ctx.sel.goods].filter((id) => cardColor(id) === c).length;
   }
-  const shipsText = sinking.map((c) => SYMBOL[c] + " " + t("color." + c)).join(", ");
-  const over = sinking.some((c) => left[c] < 0);
+  const short = sinking.find((c) => chosen[c] > shields[c]);
+  // A hand card whose shields are not needed (R-pay-6a: the discard must be minimal).
+  const spare = [...ctx.sel.discard].find((id) => shields[cardColor(id)] - cardIcons(id) >= chosen[cardColor(id)]);
+  let why = null, whyNode = null, bad = false;
+  if (!ctx.sel.goods.size) why = t("insure.why_none");
+  else if (short) {
+    why = t("insure.why_short", { sym: SYMBOL[short], color: t("color." + short) });
+    whyNode = tn("insure.why_short", { sym: colorChip(short, false), color: t("color." + short) });
+    bad = true;
+  } else if (spare !== undefined) {
+    why = t("insure.why_extra", { card: cardText(spare) });
+    whyNode = tn("insure.why_extra", { card: cardChip(spare) });
+    bad = true;
+  }
+  const anySel = ctx.sel.goods.size > 0 || ctx.sel.discard.size > 0;
   const toggle = (set, id) => () => { set.has(id) ? set.delete(id) : set.add(id); ctx.redraw(); };
+  const pick = (set) => (id) => cardEl(id, { button: true, pick: true, selected: set.has(id), onclick: toggle(set, id) });
+  const ships = sinking.map((c, i) => [i ? ", " : null, colorChip(c)]);
   return h("div", { class: "dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": "dlg-h" },
     h("h2", { id: "dlg-h" }, t("insure.title")),
-    h("p", null, t("insure.sinking", { ships: shipsText })),
+    h("p", null, tn("insure.sinking", { ships })),
     h("h3", null, t("insure.save")),
-    h("div", { class: "cards", id: "insure-goods" }, atRisk.map((g) => cardEl(g.card, { button: true, selected: ctx.sel.goods.has(g.card), onclick: toggle(ctx.sel.goods, g.card) }))),
+    h("p", { class: "muted small-p" }, t("insure.save_hint")),
+    h("div", { class: "cards pick-row", id: "insure-goods" }, atRisk.map((g) => g.card).map(pick(ctx.sel.goods))),
     h("h3", null, t("insure.discard")),
-    h("div", { class: "cards", id: "insure-hand" }, handCards.map((id) => cardEl(id, { button: true, selected: ctx.sel.discard.has(id), onclick: toggle(ctx.sel.discard, id) }))),
-    h("p", { class: "icons-left" }, sinking.map((c) => h("span", { class: "left-" + c + (left[c] < 0 ? " bad" : "") }, t("insure.icons_left", { sym: SYMBOL[c], n: left[c] }), " "))),
-    over ? h("p", { class: "why" }, t("insure.no_icons")) : null,
+    h("div", { class: "cards pick-row", id: "insure-hand" }, handCards.length ? handCards.map(pick(ctx.sel.discard)) : h("span", { class: "muted" }, t("table.nothing"))),
+    anySel ? h("p", { class: "icons-left", id: "insure-count" }, sinking.map((c) => h("span", { class: chosen[c] > shields[c] ? "bad" : "" },
+      tn("insure.shields", { sym: colorChip(c, false), n: shields[c], g: chosen[c] })))) : null,
     h("div", { class: "bar-group" },
-      btn(t("insure.confirm"), ctx.pending ? "…" : over ? t("insure.no_icons") : (!ctx.sel.goods.size ? t("insure.save") : null),
+      btn(t("insure.confirm"), ctx.pending ? "…" : why,
         () => ctx.act({ type: "insure", discard: [...ctx.sel.discard], goods: [...ctx.sel.goods] }), true, "insure-confirm"),
-      btn(t("insure.nothing"), ctx.pending ? "…" : null, () => ctx.act({ type: "insure", discard: [], goods: [] }), false, "insure-none")));
+      btn(t("insure.nothing"), ctx.pending ? "…" : null, () => ctx.act({ type: "insure", discard: [], goods: [] }), false, "insure-none")),
+    why ? h("p", { class: "why" + (bad ? " bad" : ""), id: "insure-why" }, whyNode || why) : null);
 }
 
 function renderDialog(ctx, el) {
@@ -343,6 +402,10 @@ export function turnText(ctx) {
   if (v.phase === "over") return { text: t("turn.over"), mine: false };
   const mine = myDecision(ctx);
   const name = playerName(ctx.room, v.to_act);
+  if (ctx.seat === null) {
+    const key = v.phase === "token_draft" ? "turn.draft_other" : v.phase === "insurance" ? "turn.insure_other" : "turn.other";
+    return { text: t("turn.watching", { text: t(key, { name }) }), mine: false };
+  }
   if (v.phase === "token_draft") return { text: mine ? t("turn.draft_you") : t("turn.draft_other", { name }), mine };
   if (v.phase === "insurance") return { text: mine ? t("turn.insure_you") : t("turn.insure_other", { name }), mine };
   return { text: mine ? t("turn.yours") : t("turn.other", { name }), mine };

@@ -3,7 +3,7 @@
 import { h, fill, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { api } from "./net.js";
-import { PLAYER_COLORS, playerName, initialOf, rememberedName, rememberName, validName, errorText } from "./common.js";
+import { PLAYER_COLORS, playerName, markerOf, isComputerSeat, rememberedName, rememberName, validName, errorText } from "./common.js";
 
 export function roomUrl(code) { return location.origin + "/r/" + encodeURIComponent(code); }
 
@@ -46,14 +46,18 @@ export class WaitingView {
     this.level = h("select", { id: "bot-level" });
     this.levelLabel = h("span");
     this.addBot = h("button", { type: "button", class: "btn", id: "add-bot", onclick: () => this.bot() });
+    this.addBotWhy = h("span", { class: "why", id: "add-bot-why" });
     this.start = h("button", { type: "button", class: "btn primary big-btn", id: "start-btn", onclick: () => this.startGame() });
     this.startHint = h("p", { class: "muted" });
+    // A visitor's first question is "how do I join?": the join form comes first (above the
+    // invitation), empty for those already seated.
     fill(root, h("section", { class: "panel waiting" },
       this.el.title,
+      this.el.join,
       h("div", { class: "share" },
         h("div", { class: "share-text" }, this.el.share, this.el.link, this.el.copy),
         this.el.qr),
-      this.el.seatsH, this.el.seats, this.el.note, this.el.join, this.el.host));
+      this.el.seatsH, this.el.seats, this.el.note, this.el.host));
   }
 
   async join(e) {
@@ -77,7 +81,7 @@ export class WaitingView {
     this.addBot.disabled = true;
     try { await api("POST", `/api/rooms/${encodeURIComponent(this.code)}/bots`, { level: this.level.value }); }
     catch (err) { toast(errorText(err.code, err.message)); }
-    finally { this.addBot.disabled = false; }
+    finally { this.addBot.disabled = this.full(); }
   }
 
   async startGame() {
@@ -85,6 +89,9 @@ export class WaitingView {
     try { await api("POST", `/api/rooms/${encodeURIComponent(this.code)}/start`); }
     catch (err) { toast(errorText(err.code, err.message)); this.start.disabled = false; }
   }
+
+  /** True when every seat is taken. */
+  full() { return !!this.room && this.room.players.length >= (this.room.max_seats || 4); }
 
   /** Redraw from a room summary. */
   update(room) {
@@ -100,12 +107,13 @@ export class WaitingView {
       const p = room.players.find((x) => x.seat === s);
       if (!p) { seats.push(h("li", { class: "seat empty" }, h("span", { class: "swatch pc-" + PLAYER_COLORS[s % 4] }), h("span", { class: "muted" }, t("room.empty_seat")))); continue; }
       const on = p.connected || p.bot;
-      seats.push(h("li", { class: "seat" + (s === room.you ? " mine" : "") },
-        h("span", { class: "swatch pc-" + PLAYER_COLORS[s % 4], "aria-hidden": "true" }, initialOf(playerName(room, s))),
+      const comp = isComputerSeat(room, s);
+      seats.push(h("li", { class: "seat" + (s === room.you ? " mine" : ""), dataset: { seat: s } },
+        h("span", { class: "swatch pc-" + PLAYER_COLORS[s % 4] + (comp ? " bot" : ""), "aria-hidden": "true" }, markerOf(room, s)),
         h("span", { class: "dot " + (on ? "on" : "off"), title: t(on ? "room.connected" : "room.disconnected"), "aria-label": t(on ? "room.connected" : "room.disconnected") }),
         h("b", { class: "pl-name" }, playerName(room, s)),
         s === room.host_seat ? h("span", { class: "badge" }, t("room.host")) : null,
-        p.bot ? h("span", { class: "badge bot" }, t("room.bot", { level: t("level." + (p.bot_level || "normal")) })) : null,
+        p.bot && !comp ? h("span", { class: "badge bot" }, t("room.bot", { level: t("level." + (p.bot_level || "normal")) })) : null,
         s === room.you ? h("span", { class: "badge you" }, t("room.you")) : null));
     }
     fill(e.seats, seats);
@@ -116,7 +124,13 @@ export class WaitingView {
       this.joinLabel.textContent = t("form.your_name");
       this.joinBtn.textContent = t("form.join_btn");
       if (full) { fill(e.join); e.note.textContent = t("room.full"); }
-      else { if (!e.join.firstChild) fill(e.join, this.joinH, this.joinForm); e.note.textContent = t("room.spectator"); }
+      else {
+        if (!e.join.firstChild) {
+          fill(e.join, this.joinH, this.joinForm);
+          this.nameInput.focus({ preventScroll: true });
+        }
+        e.note.textContent = t("room.spectator");
+      }
     } else {
       fill(e.join);
       e.note.textContent = t("room.you_are", { name: playerName(room, room.you) }) + (isHost ? "" : " " + t("room.waiting_for_host"));
@@ -127,11 +141,12 @@ export class WaitingView {
       this.levelLabel.textContent = t("room.level") + " ";
       this.addBot.textContent = "+ " + t("room.add_bot");
       this.addBot.disabled = full;
+      this.addBotWhy.textContent = full ? t("room.seats_full") : "";
       this.start.textContent = "▶ " + t("room.start");
       const n = room.players.length;
       this.start.disabled = !(n >= 2 && n <= 4);
       this.startHint.textContent = t("room.start_hint");
-      if (!e.host.firstChild) fill(e.host, h("div", { class: "bar-group" }, h("label", null, this.levelLabel, this.level), this.addBot), h("div", { class: "bar-group" }, this.start), this.startHint);
+      if (!e.host.firstChild) fill(e.host, h("div", { class: "bar-group" }, h("label", null, this.levelLabel, this.level), this.addBot, this.addBotWhy), h("div", { class: "bar-group" }, this.start), this.startHint);
     } else fill(e.host);
   }
 }
