@@ -129,6 +129,20 @@ async def add_bot(session: AsyncSession, room: Room, level: str) -> Seat:
     return seat
 
 
+async def remove_bot(session: AsyncSession, room: Room, number: int) -> None:
+    """Before the start, take a computer player (a seat created by `add_bot`) off its seat.
+
+    409 `game_started` after the start, 404 `seat_not_found`, 409 `not_a_bot` for a person's seat."""
+    _require_waiting(room)
+    seat = next((s for s in room.seats if s.seat == number), None)
+    if seat is None:
+        raise ApiError(404, "seat_not_found", "There is no such seat in this room.")
+    if seat.bot_level is None or seat.token_hash is not None:
+        raise ApiError(409, "not_a_bot", "Only a computer player can be removed.")
+    room.seats.remove(seat)  # delete-orphan: the row goes with it
+    await session.commit()
+
+
 async def _commit_seat(session: AsyncSession) -> None:
     try:
         await session.commit()

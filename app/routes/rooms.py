@@ -107,4 +107,19 @@ async def seat_to_bot(code: str, body: BotIn, live: LiveDep, session: SessionDep
     return {"seat": seat}
 
 
+@router.delete("/{code}/seats/{seat}", response_model=SeatOut, responses=ERRORS)
+async def remove_bot(code: str, live: LiveDep, session: SessionDep, token: TokenDep,
+                     seat: int = Path(ge=0, le=R.MAX_SEATS - 1)):
+    """(Host only, before the start.) Take a computer player off its seat; 409 `not_a_bot`
+    for a person's seat, 409 `game_started` after the start."""
+    room = await R.load_room(session, code)
+    R.require_host(room, token)
+    await session.commit()  # no transaction may wait on the room lock
+    async with live.table(room).lock:
+        await session.refresh(room, ["seats", "status"])
+        await R.remove_bot(session, room, seat)
+    await live.after_room_change(room.code)
+    return {"seat": seat}
+
+
 __all__ = ["router", "ApiError"]

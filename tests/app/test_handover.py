@@ -57,3 +57,29 @@ def test_any_player_hands_an_offline_seat_to_a_bot_after_the_delay(server_factor
         await c.close()
 
     asyncio.run(scenario())
+
+
+def test_host_removes_a_computer_player_before_the_start_only(server):
+    base = server.base_url
+    host = create_room(base, "Host", public=False)
+    code = host["code"]
+    bob = join_room(base, code, "Bob")
+    r = httpx.post(f"{base}/api/rooms/{code}/bots", json={"level": "hard"}, headers=auth(host["token"]))
+    assert r.status_code == 200 and r.json() == {"seat": 2}
+    url = f"{base}/api/rooms/{code}/seats"
+
+    def err(r, status, code_):
+        assert r.status_code == status and r.json()["error"]["code"] == code_, r.text
+
+    err(httpx.delete(f"{url}/2", headers=auth(bob["token"])), 403, "not_host")
+    err(httpx.delete(f"{url}/1", headers=auth(host["token"])), 409, "not_a_bot")
+    err(httpx.delete(f"{url}/3", headers=auth(host["token"])), 404, "seat_not_found")
+    r = httpx.delete(f"{url}/2", headers=auth(host["token"]))
+    assert r.status_code == 200 and r.json() == {"seat": 2}
+    players = httpx.get(f"{base}/api/rooms/{code}").json()["players"]
+    assert [(p["seat"], p["name"], p["bot"]) for p in players] == [(0, "Host", False), (1, "Bob", False)]
+    # The freed seat is taken again by the next computer player; after the start, no removal.
+    r = httpx.post(f"{base}/api/rooms/{code}/bots", json={"level": "easy"}, headers=auth(host["token"]))
+    assert r.json() == {"seat": 2}
+    start(base, code, host["token"])
+    err(httpx.delete(f"{url}/2", headers=auth(host["token"])), 409, "game_started")
