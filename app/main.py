@@ -83,6 +83,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await live.resume()
         except Exception:  # e.g. schema missing: stay up, /readyz says why
             log.exception("could not resume games; is the database migrated?")
+        await live.start()
         cleanup = asyncio.create_task(live.cleanup_loop(), name="cleanup")
         try:
             yield

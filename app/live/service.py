@@ -6,6 +6,7 @@ from events filtered by `visible_to`. An action is committed before anyone hears
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 from datetime import timedelta
@@ -16,7 +17,7 @@ from sqlalchemy import bindparam, delete, exists, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import selectinload
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 import engine
 
@@ -26,11 +27,13 @@ from ..errors import ApiError
 from ..logs import action_kind, log_event
 from ..models import ActionRow, Room, Seat, utcnow
 from ..security import cookie_name, normalize_code
+from .fanout import NOTIFY_EXPR, Fanout
 from .hub import Connection, Hub, dumps
 from .table import Table, visible
 
 log = logging.getLogger("osaka.live")
 MAX_ACTION_ID = 128
+LOBBY_MIN_INTERVAL_S = 0.5  # the lobby list is recomputed at most this often
 BOT_ID_PREFIX = "bot:"  # reserved for the server's computer players (app/live/bots.py)
 
 
@@ -88,8 +91,24 @@ class Live:
         self.hub = Hub()
         self.tables: dict[str, Table] = {}
         self.bots = BotDriver(self)
+        # Several processes on one PostgreSQL database hear of each other's changes (fanout.py).
+        self.fanout = Fanout(self, settings.database_url) if settings.database_url.startswith("postgresql") else None
         self._lobby_sent: str | None = None
-        self._lobby_lock = asyncio.Lock()
+        self._lobby_dirty = asyncio.Event()
+        self._idle_since: dict[str, Any] = {}  # code → when its last connection left (not yet stored)
+        self._background: list[asyncio.Task] = []
+
+    async def start(self, listen_timeout_s: float = 5.0) -> None:
+        """Start the background tasks (lifespan): the lobby feed, and LISTEN on PostgreSQL
+        (waited for up to `listen_timeout_s`, so a fresh process misses nothing; it keeps
+        retrying in the background if the database is not reachable yet)."""
+        loop = asyncio.get_running_loop()
+        self._background.append(loop.create_task(self._lobby_loop(), name="lobby"))
+        if self.fanout is not None:
+            self._background.append(loop.create_task(self.fanout.run(), name="fanout-listen"))
+            self._background.append(loop.create_task(self.fanout.process(), name="fanout-process"))
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self.fanout.connected.wait(), listen_timeout_s)
 
     # ---------------------------------------------------------------- tables
     def table(self, room: Room) -> Table:
@@ -106,9 +125,16 @@ class Live:
                                     .execution_options(populate_existing=True))
 
     # ------------------------------------------------------------- summaries
+    def connected_seats(self, code: str) -> set[int]:
+        """Seats of a room with a live connection here or (PostgreSQL) in another process."""
+        seats = self.hub.connected_seats(code)
+        if self.fanout is not None:
+            seats |= self.fanout.remote_seats(code)
+        return seats
+
     def summary(self, room: Room, you: int | None) -> dict:
-        """Room summary with presence from this process's connections."""
-        return R.summary(room, self.hub.connected_seats(room.code), you,
+        """Room summary with presence from every process's connections."""
+        return R.summary(room, self.connected_seats(room.code), you,
                          lambda n: self.hub.offline_for(room.code, n), self.settings.handover_after_s)
 
     async def broadcast_room(self, session: AsyncSession, code: str) -> None:
@@ -153,8 +179,16 @@ class Live:
                 conn.send(text)
 
     # ------------------------------------------------------------ HTTP hooks
+    async def room_created(self, code: str, public: bool) -> None:
+        """A room was created: a public one shows up in the lobby (here and in other processes)."""
+        if public:
+            self.mark_lobby_dirty()
+            if self.fanout is not None:
+                await self.fanout.notify("r", code)
+
     async def after_room_change(self, code: str, *, game_started: bool = False) -> None:
-        """Tell a room's connections (and the lobby) after an HTTP change; start bots."""
+        """Tell a room's connections (and the lobby, and other processes) after an HTTP change
+        (join, computer player, start, seat handed to a computer player); start bots."""
         async with self.sessions() as session:
             room = await session.scalar(select(Room).where(Room.code == code)
                                         .options(selectinload(Room.seats)))
@@ -167,14 +201,48 @@ class Live:
                         await table.sync(session, await self.fresh_room(session, room.id))
                         for conn in self.hub.of(code):
                             self.send_sync(conn, table)
-        await self.lobby_changed()
-        if room is not None and room.status == "playing":
+        if room is None:
+            return
+        if room.public and (room.status == "waiting" or game_started):
+            self.mark_lobby_dirty()
+        if self.fanout is not None:
+            await self.fanout.notify("r", code)
+        if room.status == "playing":
             self.bots.kick(code)
+
+    async def remote_change(self, code: str, kinds: set[str]) -> None:
+        """Another process changed room `code` (`kinds` ⊆ {"g", "r", "p"}, fanout.py): catch the
+        table up from the database and tell this process's connections; refresh the lobby."""
+        if "r" in kinds:
+            self.mark_lobby_dirty()
+        if not self.hub.of(code):
+            return  # nobody watches it here: the table catches up on its next use
+        async with self.sessions() as session:
+            room = await session.scalar(select(Room).where(Room.code == code))
+            await session.commit()  # no transaction may wait on the room lock
+            if room is None:
+                return
+            table = self.table(room)
+            async with table.lock:
+                fresh = await self.fresh_room(session, room.id)
+                if fresh is None:
+                    return
+                started = table.state is None and fresh.seed is not None
+                caught = await table.sync(session, fresh)
+                if started or "r" in kinds or "p" in kinds or (caught and fresh.status == "over"):
+                    await self.broadcast_room(session, code)
+                if started:
+                    for conn in self.hub.of(code):
+                        self.send_sync(conn, table)
+                else:
+                    self.broadcast_game(table, caught)
 
     # ------------------------------------------------------------- WebSocket
     async def serve_room(self, ws: WebSocket, raw_code: str) -> None:
-        """Run one room WebSocket from handshake to close (docs/protocol.md)."""
-        await ws.accept()
+        """Run one room WebSocket from handshake to close (docs/protocol.md).
+
+        The handshake is accepted only after the room was read: a client opening connections
+        in a loop waits for the server instead of piling up work behind its back."""
         code = normalize_code(raw_code)
         token, from_cookie = _token_of(ws, code)
         async with self.sessions() as session:
@@ -193,43 +261,80 @@ class Live:
                     await _refuse(ws, "bad_token", "This token does not belong to a seat of this room.")
                     return
                 seat = found.seat
+            await session.commit()  # nothing is held while the client answers the handshake
+            await ws.accept()
             conn = Connection(ws, room=room.code, seat=seat, queue_size=self.settings.send_queue_size,
                               flood_rate=self.settings.flood_rate, flood_burst=self.settings.flood_burst)
             conn.on_drop = self._dropped
+            # Only a public waiting room's comings and goings can change the lobby list.
+            conn.lobby_relevant = room.public and room.status == "waiting"
             table = self.table(room)
             await session.commit()  # no transaction may wait on the room lock
             async with table.lock:
-                if seat is not None and found.bot_level is not None and found.token_hash is not None:
+                took_back = seat is not None and found.bot_level is not None and found.token_hash is not None
+                if took_back:
                     found.bot_level = None  # the player takes the seat back from the computer
-                room.active_at = utcnow()
-                await session.commit()
-                self.broadcast_game(table, await table.sync(session, await self.fresh_room(session, room.id)))
+                was_busy = bool(self.hub.of(room.code))
+                # `active_at` is not written per connection: the cleanup loop stores it for busy
+                # rooms and for rooms whose last connection left (`_idle_since`).
+                self._idle_since.pop(room.code, None)
+                if took_back:
+                    await session.commit()
+                now = (await session.execute(_ROOM_NOW, {"room_id": room.id})).first()
+                if now is None:  # deleted meanwhile (an idle waiting room)
+                    await _refuse(ws, "room_not_found", "There is no room with this code.")
+                    conn.stop_writer()
+                    return
+                self.broadcast_game(table, await table.sync(session, now))
+                seat_arrived = seat is not None and seat not in self.hub.connected_seats(room.code)
                 self.hub.add(conn)
-                await self.broadcast_room(session, room.code)
+                if seat_arrived or took_back:
+                    await self.broadcast_room(session, room.code)  # presence changed: tell everyone
+                else:  # a spectator or another tab: only this connection needs the summary
+                    conn.send({"type": "room", "room": {**self.summary(room, seat),
+                                                        "status": now.status, "version": now.version}})
                 self.send_sync(conn, table)
-        await self.lobby_changed()
+        if not was_busy and conn.lobby_relevant:
+            self.mark_lobby_dirty()
+        if (seat_arrived or took_back) and self.fanout is not None:
+            await self.fanout.notify("p", room.code, self.hub.connected_seats(room.code))
         try:
             await self._read_loop(conn, table)
         finally:
             conn.stop_writer()
             self.hub.remove(conn)
-            await self._after_disconnect(room.code)
+            await self._after_disconnect(conn)
 
     def _dropped(self, conn: Connection) -> None:
         """A laggard was dropped: forget it now and tell the room (presence)."""
         self.hub.remove(conn)
-        asyncio.get_running_loop().create_task(self._after_disconnect(conn.room))
+        asyncio.get_running_loop().create_task(self._after_disconnect(conn))
 
-    async def _after_disconnect(self, code: str) -> None:
+    async def _after_disconnect(self, conn: Connection) -> None:
+        """Presence after a connection left (once per connection): when its seat has no other
+        connection here, tell the room (and other processes); when the room has none at all,
+        note the time for `active_at` (written by the cleanup loop) and refresh the lobby if the
+        room can be in it. A spectator leaving costs no database work at all."""
+        if conn.departed:
+            return
+        conn.departed = True
+        code = conn.room
         try:
-            async with self.sessions() as session:
-                await session.execute(update(Room).where(Room.code == code).values(active_at=utcnow()))
-                await session.commit()
-                table = self.tables.get(code)
-                if table is not None:
+            seat_gone = conn.seat is not None and conn.seat not in self.hub.connected_seats(code)
+            room_idle = not self.hub.of(code)
+            if not (seat_gone or room_idle):
+                return
+            if room_idle:
+                self._idle_since[code] = utcnow()
+            table = self.tables.get(code)
+            if seat_gone and table is not None:
+                async with self.sessions() as session:
                     async with table.lock:
                         await self.broadcast_room(session, code)
-            await self.lobby_changed()
+            if room_idle and conn.lobby_relevant:
+                self.mark_lobby_dirty()
+            if seat_gone and self.fanout is not None:
+                await self.fanout.notify("p", code, self.hub.connected_seats(code))
         except Exception:  # the server may be shutting down
             log.exception("after disconnect of room %s", code)
 
@@ -281,6 +386,8 @@ class Live:
         await ws.accept()
         conn = Connection(ws, room=None, seat=None, queue_size=self.settings.send_queue_size,
                           flood_rate=self.settings.flood_rate, flood_burst=self.settings.flood_burst)
+        if not self.hub.lobby:
+            self._lobby_sent = None  # not kept up to date while nobody listened
         self.hub.lobby.add(conn)
         try:
             async with self.sessions() as session:
@@ -307,17 +414,37 @@ class Live:
             conn.stop_writer()
             self.hub.lobby.discard(conn)
 
-    async def lobby_changed(self) -> None:
-        """Push the open public rooms to lobby connections if the list changed."""
-        async with self._lobby_lock:
-            async with self.sessions() as session:
-                rooms = await R.lobby_rooms(session, self.settings.lobby_idle_s, self.hub.busy_rooms())
-            text = dumps({"type": "rooms", "rooms": rooms})
-            if text == self._lobby_sent:
-                return
-            self._lobby_sent = text
-            for conn in list(self.hub.lobby):
-                conn.send(text)
+    def mark_lobby_dirty(self) -> None:
+        """The lobby list may have changed: the lobby task recomputes it soon (coalesced: at
+        most once per LOBBY_MIN_INTERVAL_S, however many changes come in meanwhile)."""
+        self._lobby_dirty.set()
+
+    async def _lobby_loop(self) -> None:
+        while True:
+            await self._lobby_dirty.wait()
+            self._lobby_dirty.clear()
+            try:
+                await self.push_lobby()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("lobby refresh failed")
+            await asyncio.sleep(LOBBY_MIN_INTERVAL_S)
+
+    async def push_lobby(self) -> None:
+        """Recompute the open public rooms and push them to lobby connections if the list
+        changed (no query at all while nobody watches the lobby)."""
+        if not self.hub.lobby:
+            self._lobby_sent = None
+            return
+        async with self.sessions() as session:
+            rooms = await R.lobby_rooms(session, self.settings.lobby_idle_s, self.hub.busy_rooms())
+        text = dumps({"type": "rooms", "rooms": rooms})
+        if text == self._lobby_sent:
+            return
+        self._lobby_sent = text
+        for conn in list(self.hub.lobby):
+            conn.send(text)
 
     # --------------------------------------------------------------- actions
     async def act(self, code: str, seat: int, action_id: str, version: int, action: dict, *,
@@ -377,10 +504,14 @@ class Live:
                     await session.execute(_INSERT_ACTION, {
                         "room_id": room.id, "version": new_version, "action_id": action_id,
                         "seat": seat, "action": parsed.to_json(), "created_at": utcnow()})
-                    result = await session.execute(_BUMP_VERSION, {
-                        "room_id": room.id, "old_version": table.version,
-                        "new_version": new_version, "new_status": status})
-                    if result.rowcount != 1:
+                    bump = {"room_id": room.id, "old_version": table.version,
+                            "new_version": new_version, "new_status": status}
+                    if self.fanout is None:
+                        moved = (await session.execute(_BUMP_VERSION, bump)).rowcount
+                    else:  # NOTIFY the other processes, delivered only when this commits
+                        bump["notify_payload"] = self.fanout.payload("g", code)
+                        moved = len((await session.execute(_BUMP_VERSION_NOTIFY, bump)).all())
+                    if moved != 1:
                         raise IntegrityError("version moved", None, Exception("lost race"))
                     await session.commit()
                 except IntegrityError:
@@ -419,9 +550,13 @@ class Live:
         forget tables nobody watches, and refresh the lobby feed."""
         busy = self.hub.busy_rooms()
         now = utcnow()
+        idle = [{"c": code, "t": at} for code, at in self._idle_since.items() if code not in busy]
+        self._idle_since.clear()
         async with self.sessions() as session:
             if busy:
                 await session.execute(update(Room).where(Room.code.in_(busy)).values(active_at=now))
+            if idle:
+                await session.execute(_SET_ACTIVE_AT, idle)
             stale = delete(Room).where(Room.status == "waiting",
                                        Room.active_at < now - timedelta(seconds=self.settings.room_ttl_s))
             if busy:
@@ -434,7 +569,12 @@ class Live:
         for conn in list(self.hub.lobby):
             if conn.closed:
                 self.hub.lobby.discard(conn)
-        await self.lobby_changed()
+        self.mark_lobby_dirty()
+        if self.fanout is not None:  # keep this process's presence fresh in the others
+            for code in busy:
+                seats = self.hub.connected_seats(code)
+                if seats:
+                    await self.fanout.notify("p", code, seats)
 
     async def cleanup_loop(self) -> None:
         """Run `cleanup_once` every `cleanup_interval_s` seconds until cancelled."""
@@ -448,7 +588,19 @@ class Live:
                 log.exception("cleanup failed")
 
     async def close(self) -> None:
-        """Close every connection and stop the computer players (shutdown)."""
+        """Close every connection, stop the background tasks and the computer players (shutdown)."""
+        for task in self._background:
+            task.cancel()
+        for task in self._background:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._background.clear()
+        with contextlib.suppress(Exception):  # store when rooms were last watched
+            async with self.sessions() as session:
+                idle = [{"c": code, "t": at} for code, at in self._idle_since.items()]
+                if idle:
+                    await session.execute(_SET_ACTIVE_AT, idle)
+                await session.commit()
         self.bots.shutdown()
         for conn in [c for conns in self.hub.rooms.values() for c in conns] + list(self.hub.lobby):
             conn.drop(1001, "server shutting down")
@@ -461,11 +613,19 @@ _ROOM_FOR_ACT = select(
     _ROOMS.c.id, _ROOMS.c.seed, _ROOMS.c.num_players, _ROOMS.c.version,
     exists().where(_SEATS.c.room_id == _ROOMS.c.id, _SEATS.c.bot_level.is_not(None)).label("has_bots"),
 ).where(_ROOMS.c.id == bindparam("room_id"))
+# The room row as a connecting client needs it (read after taking the room lock).
+_ROOM_NOW = select(_ROOMS.c.id, _ROOMS.c.seed, _ROOMS.c.num_players, _ROOMS.c.version,
+                   _ROOMS.c.status).where(_ROOMS.c.id == bindparam("room_id"))
 _INSERT_ACTION = insert(ActionRow.__table__)
+# When a room's last connection left (executemany from the cleanup loop).
+_SET_ACTIVE_AT = (update(_ROOMS).where(_ROOMS.c.code == bindparam("c"))
+                  .values(active_at=bindparam("t")))
 # Optimistic concurrency: 0 rows when another process committed this version first.
 _BUMP_VERSION = (update(_ROOMS)
                  .where(_ROOMS.c.id == bindparam("room_id"), _ROOMS.c.version == bindparam("old_version"))
                  .values(version=bindparam("new_version"), status=bindparam("new_status")))
+# PostgreSQL: the same, with `pg_notify` in its RETURNING (one row when the version moved).
+_BUMP_VERSION_NOTIFY = _BUMP_VERSION.returning(NOTIFY_EXPR)
 
 
 def _is_ping(text: str) -> bool:
@@ -496,7 +656,10 @@ def _same_origin(ws: WebSocket) -> bool:
 
 
 async def _refuse(ws: WebSocket, code: str, message: str) -> None:
+    """Accept (if not yet), send `error {code}` and close with 1008."""
     try:
+        if ws.application_state == WebSocketState.CONNECTING:
+            await ws.accept()
         await ws.send_text(dumps(error_msg(code, message)))
         await ws.close(1008, code)
     except Exception:

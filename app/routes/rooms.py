@@ -29,7 +29,7 @@ async def create_room(body: CreateRoomIn, request: Request, response: Response, 
     """Create a room; the caller is the host in seat 0. Sets the seat cookie; the token is shown once."""
     room, token = await R.create_room(session, body.name, body.public)
     _set_seat_cookie(request, response, live, room.code, token)
-    await live.lobby_changed()
+    await live.room_created(room.code, body.public)
     return {"code": room.code, "url": R.room_url(room.code), "seat": 0, "token": token}
 
 
@@ -101,7 +101,7 @@ async def seat_to_bot(code: str, body: BotIn, live: LiveDep, session: SessionDep
     await session.commit()  # no transaction may wait on the room lock
     async with live.table(room).lock:
         await session.refresh(room, ["seats", "status"])
-        await R.hand_seat_to_bot(session, room, seat, body.level, live.hub.connected_seats(room.code), by,
+        await R.hand_seat_to_bot(session, room, seat, body.level, live.connected_seats(room.code), by,
                                  live.hub.offline_for(room.code, seat), live.settings.handover_after_s)
     await live.after_room_change(room.code)
     return {"seat": seat}
