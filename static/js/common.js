@@ -21,7 +21,12 @@ export function isComputerSeat(room, seat) {
 /** A player's display name; "Computer (easy)" for a computer player; "Seat 3" without a name. */
 export function playerName(room, seat) {
   const p = seatOf(room, seat);
-  if (p && isComputerSeat(room, seat)) return t("bot.name", { level: t("level." + (p.bot_level || "normal")) });
+  if (p && isComputerSeat(room, seat)) {
+    // Several computer players: "Computer 3 (easy)" (its seat number) tells them apart.
+    const several = room.players.filter((x) => isComputerSeat(room, x.seat)).length > 1;
+    const level = t("level." + (p.bot_level || "normal"));
+    return several ? t("bot.name_n", { n: seat + 1, level }) : t("bot.name", { level });
+  }
   return p && p.name ? p.name : t("seat.n", { n: seat + 1 });
 }
 

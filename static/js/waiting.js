@@ -84,6 +84,13 @@ export class WaitingView {
     finally { this.addBot.disabled = this.full(); }
   }
 
+  /** (Host, before the start.) Take a computer player off seat `seat`. */
+  async removeBot(seat, button) {
+    button.disabled = true;
+    try { await api("DELETE", `/api/rooms/${encodeURIComponent(this.code)}/seats/${seat}`); }
+    catch (err) { toast(errorText(err.code, err.message)); button.disabled = false; }
+  }
+
   async startGame() {
     this.start.disabled = true;
     try { await api("POST", `/api/rooms/${encodeURIComponent(this.code)}/start`); }
@@ -102,6 +109,7 @@ export class WaitingView {
     e.copy.textContent = t("room.copy_link");
     e.qr.alt = t("room.qr_alt");
     e.seatsH.textContent = t("room.seats") + " (" + room.players.length + "/" + room.max_seats + ")";
+    const isHost = room.you !== null && room.you === room.host_seat;
     const seats = [];
     for (let s = 0; s < (room.max_seats || 4); s++) {
       const p = room.players.find((x) => x.seat === s);
@@ -114,11 +122,12 @@ export class WaitingView {
         h("b", { class: "pl-name" }, playerName(room, s)),
         s === room.host_seat ? h("span", { class: "badge" }, t("room.host")) : null,
         p.bot && !comp ? h("span", { class: "badge bot" }, t("room.bot", { level: t("level." + (p.bot_level || "normal")) })) : null,
-        s === room.you ? h("span", { class: "badge you" }, t("room.you")) : null));
+        s === room.you ? h("span", { class: "badge you" }, t("room.you")) : null,
+        isHost && p.bot ? h("button", { type: "button", class: "btn small remove-bot", title: t("room.remove_bot_title"),
+          "aria-label": t("room.remove_bot_title") + ": " + playerName(room, s), onclick: (ev) => this.removeBot(s, ev.currentTarget) }, "✕ " + t("room.remove_bot")) : null));
     }
     fill(e.seats, seats);
     const full = room.players.length >= (room.max_seats || 4);
-    const isHost = room.you !== null && room.you === room.host_seat;
     if (room.you === null) {
       this.joinH.textContent = t("room.join_title");
       this.joinLabel.textContent = t("form.your_name");

@@ -37,14 +37,15 @@ def _osaka() -> list[str]:
 
 
 class E2EServer:
-    """A running `osaka serve`: `.base_url` ("http://127.0.0.1:PORT"), `.stop()`."""
+    """A running `osaka serve`: `.base_url` ("http://127.0.0.1:PORT"), `.stop()`; `env` adds
+    or overrides environment variables (settings, e.g. HANDOVER_AFTER_S)."""
 
-    def __init__(self, tmp: Path, port: int | None = None):
+    def __init__(self, tmp: Path, port: int | None = None, env: dict[str, str] | None = None):
         self.port = port or _free_port()
         self.base_url = f"http://127.0.0.1:{self.port}"
         self.log_path = tmp / "server.log"
         self.env = {**os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{tmp / 'e2e.db'}",
-                    "BOT_DELAY_S": "0", "LOG_LEVEL": "warning"}
+                    "BOT_DELAY_S": "0", "LOG_LEVEL": "warning", **(env or {})}
         subprocess.run(_osaka() + ["migrate"], cwd=ROOT, env=self.env, check=True)
         log = open(self.log_path, "ab")
         self.proc = subprocess.Popen(
@@ -78,6 +79,15 @@ class E2EServer:
 def e2e_server(tmp_path_factory) -> E2EServer:
     """One real server for the browser tests of this session (each test makes its own rooms)."""
     srv = E2EServer(tmp_path_factory.mktemp("e2e"))
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="session")
+def e2e_server_quick_handover(tmp_path_factory) -> E2EServer:
+    """A second real server where any player may hand an offline seat to a computer player
+    after 5 seconds (HANDOVER_AFTER_S) instead of 60."""
+    srv = E2EServer(tmp_path_factory.mktemp("e2e-handover"), env={"HANDOVER_AFTER_S": "5"})
     yield srv
     srv.stop()
 

@@ -176,16 +176,28 @@ def do_buy_suggest(page) -> list[int]:
     return pay
 
 
-def insure_something(page) -> None:
-    """Answer the insurance dialog: save what the shields allow, if anything, else nothing."""
+def insure_something(page, shot=None) -> None:
+    """Answer the insurance dialog: save what the shields allow, if anything, else nothing.
+    `shot`: a path prefix for screenshots of the dialog (before and while choosing)."""
     before = log_count(page)
     goods = page.eval_on_selector_all("#insure-goods .card", "els => els.map(e => +e.dataset.card)")
     hand_cards = page.eval_on_selector_all("#insure-hand .card", "els => els.map(e => +e.dataset.card)")
     pick = next(((g, c) for g in goods for c in hand_cards if g // 27 == c // 27), None)
+    # Nothing chosen yet: Insure is disabled and says why in visible text; no shield count.
+    assert page.is_disabled("#insure-confirm")
+    assert page.locator("#insure-why").is_visible()
+    assert page.locator("#insure-count").count() == 0
+    if shot:
+        page.screenshot(path=f"{shot}-open.png")
     if pick:
         page.click(f'#insure-goods .card[data-card="{pick[0]}"]')
+        if shot:
+            page.screenshot(path=f"{shot}-good-chosen.png")
+        assert page.locator(f'#insure-goods .card[data-card="{pick[0]}"] .pick-mark').count() == 1
+        assert page.locator("#insure-count").is_visible()
         page.click(f'#insure-hand .card[data-card="{pick[1]}"]')
         assert page.is_enabled("#insure-confirm")
+        assert page.locator("#insure-why").count() == 0
         page.click("#insure-confirm")
     else:
         page.click("#insure-none")

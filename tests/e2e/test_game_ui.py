@@ -106,7 +106,7 @@ def test_three_players_play_through_the_ui(e2e_server, new_page, shots):
             choose_token(page, step)
             continue
         if phase == "insurance":
-            insure_something(page)
+            insure_something(page, shot=str(shots / ("insurance-3p-%s" % page.viewport_size["width"])))
             continue
         affordable = sum(map(card_value, hand(page))) >= cost_of(page) and any(not m["other"] for m in market(page))
         todo = [g for g in goals if g not in done]
@@ -146,11 +146,13 @@ def test_three_players_play_through_the_ui(e2e_server, new_page, shots):
     for words in ("took", "reserved", "bought", "Achievement token", "starts with"):
         assert words in log, words
 
-    # The spectator sees the table but no hand and no action bar.
+    # The spectator sees the table but no hand and no buttons to act: where the players'
+    # buttons are, a note says they are watching.
     assert spectator.locator("#hand").count() == 0
     assert spectator.locator(".player.mine").count() == 0
     assert spectator.locator("#players .player").count() == 3
-    assert not spectator.locator("#actionbar").is_visible()
+    assert spectator.locator("#actionbar .btn").count() == 0
+    assert spectator.inner_text("#actionbar") == "You are watching as a spectator."
 
     # The HTML-looking name is shown as typed, on every page, and never runs.
     for p in players + [spectator]:
@@ -178,7 +180,9 @@ def test_a_game_against_a_bot_reaches_the_result_screen(e2e_server, new_page, sh
     me.select_option("#bot-level", "easy")
     me.click("#add-bot")
     me.wait_for_function("document.querySelectorAll('.seat:not(.empty)').length === 2")
-    assert "bot" in me.inner_text("#seats")
+    # A computer player is named by its level in the page's language, once (no doubled badge).
+    assert "Computer (easy)" in me.inner_text("#seats")
+    assert me.locator("#seats .badge.bot").count() == 0
     me.click("#start-btn")
     me.wait_for_selector("#players .player")
     for step in range(400):
@@ -189,7 +193,7 @@ def test_a_game_against_a_bot_reaches_the_result_screen(e2e_server, new_page, sh
         if phase == "draft":
             choose_token(page, step)
         elif phase == "insurance":
-            insure_something(page)
+            insure_something(page, shot=str(shots / "insurance-desktop"))
             print("insurance decided through the dialog")
         elif page.locator("#btn-pass").count():
             before = log_count(page)
@@ -204,7 +208,17 @@ def test_a_game_against_a_bot_reaches_the_result_screen(e2e_server, new_page, sh
     text = result.inner_text()
     assert "Game over" in text and ("Winner" in text)
     assert me.locator(".score tbody tr").count() == 2
-    assert "Game over" in me.inner_text("#log")
+    log = me.inner_text("#log")
+    assert "Game over" in log
+    # Sales read as sentences: "Solo sold 2 ◆ red goods ◆3 ◆2: price 3 × 2 = 6 → 10 → 2 VP."
+    lines = me.eval_on_selector_all("#log li", "els => els.map(e => e.textContent)")
+    sales = [line for line in lines if " sold " in line]
+    assert sales, log
+    for line in sales:
+        m = re.search(r"sold (\d+) . \w+ goods? .*: price (\d+) × (\d+) = (\d+) → (\d+) → (\d+) VP", line)
+        assert m, line
+        count, price, times, raw, value, vp = map(int, m.groups())
+        assert count == times and raw == price * count and value >= raw and value % 5 == 0 and vp == value // 5, line
     me.screenshot(path=str(shots / "result-desktop.png"))
     me.set_viewport_size(PHONE)
     me.screenshot(path=str(shots / "result-phone.png"), full_page=True)

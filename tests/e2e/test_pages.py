@@ -45,8 +45,9 @@ def test_no_horizontal_scrolling_on_phone_and_desktop(e2e_server, new_page):
             page.set_viewport_size(viewport)
             page.wait_for_selector("#players .player")
             _no_hscroll(page)
-    # the bot seat says it is a bot, with its level
-    assert "bot (hard)" in host.inner_text("#players")
+    # the computer player's seat says so, with its level (once: its name, no extra badge)
+    assert "Computer (hard)" in host.inner_text("#players")
+    assert host.locator("#players .badge.bot").count() == 0
 
 
 def test_language_switch_is_remembered_and_translates_the_table(e2e_server, new_page):
@@ -148,8 +149,10 @@ def test_host_hands_a_disconnected_seat_to_a_bot(e2e_server, new_page):
     panel = host.locator(f'.player[data-seat="{guest_seat}"]')
     expect(panel.locator(".dot.off")).to_have_count(1)
     panel.locator("select").select_option("easy")
-    panel.get_by_role("button", name="Let a bot play").click()
-    expect(panel).to_contain_text("bot (easy)")
+    panel.get_by_role("button", name="Let a computer player take over").click()
+    # A person's seat played by the computer keeps the name and gets a badge.
+    expect(panel.locator(".badge.bot")).to_have_text("computer (easy)")
+    expect(panel.locator(".pl-name")).to_have_text("Gus")
 
 
 def test_first_page_load_is_under_one_second(e2e_server, new_page):
