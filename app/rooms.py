@@ -10,7 +10,7 @@ import secrets
 from datetime import datetime, timedelta
 from typing import Callable
 
-from sqlalchemy import select, update
+from sqlalchemy import func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
@@ -20,6 +20,7 @@ from .models import Room, Seat, utcnow
 from .security import hash_token, new_room_code, new_token, normalize_code, token_matches
 
 MAX_SEATS = 4
+LOBBY_LIMIT = 200  # rooms listed in the lobby at most
 MIN_PLAYERS = 2
 HOST_SEAT = 0
 BOT_NAMES = {"easy": "Bot (easy)", "normal": "Bot (normal)", "hard": "Bot (hard)"}
@@ -223,16 +224,20 @@ def summary(room: Room, connected: set[int], you: int | None,
 
 
 async def lobby_rooms(session: AsyncSession, idle_s: float, busy: set[str]) -> list[dict]:
-    """Open public rooms: waiting, a free seat, and someone connected within `idle_s` seconds."""
+    """Open public rooms, newest first, at most LOBBY_LIMIT: waiting, a free seat, and someone
+    connected within `idle_s` seconds (or now: `busy` codes). All of it is filtered in SQL
+    before the limit, so full or idle rooms never crowd open ones out."""
     since = utcnow() - timedelta(seconds=idle_s)
+    seated = select(func.count(Seat.id)).where(Seat.room_id == Room.id).scalar_subquery()
+    recent = Room.active_at >= since
+    if busy:
+        recent = or_(recent, Room.code.in_(busy))
     rooms = (await session.scalars(
-        select(Room).where(Room.public.is_(True), Room.status == "waiting")
+        select(Room).where(Room.public.is_(True), Room.status == "waiting", seated < MAX_SEATS, recent)
         .options(selectinload(Room.seats)).order_by(Room.created_at.desc(), Room.id.desc())
-        .limit(200))).all()
+        .limit(LOBBY_LIMIT))).all()
     out = []
     for room in rooms:
-        if len(room.seats) >= MAX_SEATS or (room.active_at < since and room.code not in busy):
-            continue
         out.append({"code": room.code, "url": room_url(room.code),
                     "players": [s.name for s in sorted(room.seats, key=lambda s: s.seat)],
                     "seats_free": MAX_SEATS - len(room.seats), "status": room.status,
