@@ -9,8 +9,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 import random
 import secrets
+import threading
+import time
 import uuid
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -36,6 +39,23 @@ def bot_action_id() -> str:
     Unpredictable, and in a prefix clients may not use (`bad_message`), so no player can
     plant an id that makes a bot's move come back as a duplicate."""
     return f"bot:{uuid.uuid4().hex}"
+
+
+PARENT_CHECK_S = 1.0  # how often a worker process checks that the server is still alive
+
+
+def watch_parent(parent_pid: int, interval_s: float = PARENT_CHECK_S) -> None:
+    """Worker initializer: a daemon thread that ends this worker process (`os._exit(0)`) once
+    its parent, the server (`parent_pid`), is gone, checked every `interval_s` seconds.
+
+    A server killed with SIGKILL cannot stop its pool; without this its workers (and then
+    multiprocessing's resource tracker, which exits when they do) would live on as orphans."""
+    def watch() -> None:
+        while True:
+            time.sleep(interval_s)
+            if os.getppid() != parent_pid:
+                os._exit(0)
+    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
 
 
 def choose_in_worker(view: dict, level: str, history: list[dict], seed: int, budget_s: float) -> dict:
@@ -83,7 +103,8 @@ class BotDriver:
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(max_workers=self.live.settings.bot_workers,
-                                             mp_context=multiprocessing.get_context("spawn"))
+                                             mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=watch_parent, initargs=(os.getpid(),))
         return self._pool
 
     async def _one_turn(self, code: str) -> bool:
