@@ -1,6 +1,8 @@
 """The error shape of the HTTP API: ``{"error": {"code", "message"}}`` with a 4xx status."""
 from __future__ import annotations
 
+import re
+
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -26,6 +28,8 @@ FIELD_CODES = {"name": "bad_name", "level": "bad_level", "public": "bad_request"
 _HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
                405: "method_not_allowed", 413: "too_large", 415: "unsupported_media_type",
                429: "rate_limited"}
+_HTTP_MESSAGES = {404: "Not found.", 405: "Method not allowed.", 413: "The body is too large."}
+_CODE_RE = re.compile(r"[a-z][a-z0-9]*(_[a-z0-9]+)+")  # snake_case with at least one "_"
 
 
 def install_error_handlers(app: FastAPI) -> None:
@@ -55,5 +59,8 @@ def install_error_handlers(app: FastAPI) -> None:
     async def _http(_req: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = _HTTP_CODES.get(exc.status_code, "error")
         message = exc.detail if isinstance(exc.detail, str) else "Request refused."
+        if isinstance(exc.detail, str) and _CODE_RE.fullmatch(exc.detail):
+            # `HTTPException(404, "room_not_found")`: the detail is a code, not a message.
+            code, message = exc.detail, _HTTP_MESSAGES.get(exc.status_code, "Request refused.")
         return JSONResponse(error_body(code, message), status_code=exc.status_code,
                             headers=getattr(exc, "headers", None))

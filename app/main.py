@@ -35,29 +35,32 @@ class BodyLimit:
         length = dict(scope.get("headers") or []).get(b"content-length")
         if length is not None and (not length.isdigit() or int(length) > self.limit):
             return await self._too_large(send)
+        # Read the whole body first (at most `limit` bytes): a chunked body without a
+        # Content-Length that grows too large is refused here with 413, before the app (whose
+        # body parser would turn any error while reading into a 400) sees any of it.
+        chunks: list[bytes] = []
         seen = 0
-        started = False
-
-        async def limited_receive():
-            nonlocal seen
+        while True:
             message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.limit:
-                    raise _TooLarge
-            return message
+            if message["type"] != "http.request":  # the client went away
+                return None
+            chunk = message.get("body", b"")
+            seen += len(chunk)
+            if seen > self.limit:
+                return await self._too_large(send)
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        replayed = False
 
-        async def tracking_send(message):
-            nonlocal started
-            if message["type"] == "http.response.start":
-                started = True
-            await send(message)
+        async def replay():
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": b"".join(chunks), "more_body": False}
+            return await receive()
 
-        try:
-            await self.app(scope, limited_receive, tracking_send)
-        except _TooLarge:
-            if not started:
-                await self._too_large(send)
+        await self.app(scope, replay, send)
 
     async def _too_large(self, send):
         body = dumps(error_body("too_large", f"The body is larger than {self.limit} bytes.")).encode()
@@ -65,10 +68,6 @@ class BodyLimit:
                     "headers": [(b"content-type", b"application/json"),
                                 (b"content-length", str(len(body)).encode())]})
         await send({"type": "http.response.body", "body": body})
-
-
-class _TooLarge(Exception):
-    pass
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:

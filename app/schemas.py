@@ -9,11 +9,20 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
 BotLevel = Literal["easy", "normal", "hard"]
 RoomStatus = Literal["waiting", "playing", "over"]
 MAX_NAME = 24
-_BIDI_CONTROLS = set(range(0x202A, 0x202F)) | set(range(0x2066, 0x206A)) | {0x200E, 0x200F, 0x061C}
+# Unicode general categories refused anywhere in a name: format characters (zero-width space,
+# BOM, bidi controls, joiners, tags), line/paragraph separators, controls, surrogates, private
+# use, unassigned (https://www.unicode.org/reports/tr44/#General_Category_Values).
+_REFUSED_CATEGORIES = frozenset({"Cf", "Zl", "Zp", "Cc", "Cs", "Co", "Cn"})
+# Characters that draw as nothing although they are letters/symbols/marks (Hangul fillers,
+# braille blank, combining grapheme joiner, Khmer inherent vowels, Mongolian free variation
+# selectors, variation selectors): a name made only of these and whitespace is blank.
+_INVISIBLE = frozenset({0x115F, 0x1160, 0x3164, 0xFFA0, 0x2800, 0x034F, 0x17B4, 0x17B5,
+                        *range(0x180B, 0x1810), *range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0)})
 
 
 def clean_name(value: object) -> str:
-    """A player name: trimmed, 1 to 24 characters, no control characters (docs/protocol.md).
+    """A player name: trimmed (Unicode NFC), 1 to 24 characters, something visible in it, and no
+    character of the categories Cf/Zl/Zp/Cc/Cs/Co/Cn (docs/protocol.md §Names).
 
     Raises ValueError (→ 422 bad_name) otherwise. Names are shown as text, never as HTML.
     """
@@ -23,8 +32,10 @@ def clean_name(value: object) -> str:
     if not 1 <= len(name) <= MAX_NAME:
         raise ValueError(f"a name has 1 to {MAX_NAME} characters")
     for ch in name:
-        if unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cn") or ord(ch) in _BIDI_CONTROLS:
-            raise ValueError("a name may not contain control characters")
+        if unicodedata.category(ch) in _REFUSED_CATEGORIES:
+            raise ValueError("a name may not contain control, format or invisible characters")
+    if all(ch.isspace() or ord(ch) in _INVISIBLE for ch in name):
+        raise ValueError("a name needs at least one visible character")
     return name
 
 

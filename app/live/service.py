@@ -629,9 +629,11 @@ _BUMP_VERSION_NOTIFY = _BUMP_VERSION.returning(NOTIFY_EXPR)
 
 
 def _is_ping(text: str) -> bool:
+    """True for the lobby's `{"type": "ping"}`; False for anything else, including JSON nested
+    too deeply for the parser (RecursionError)."""
     try:
         return json.loads(text) == {"type": "ping"}
-    except ValueError:
+    except (ValueError, RecursionError):
         return False
 
 

@@ -14,9 +14,13 @@ import re
 from pathlib import Path
 
 import segno
-from fastapi import APIRouter, HTTPException, Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
+from sqlalchemy import select
+
+from ..models import Room
+from ..security import normalize_code
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES_DIR = ROOT / "templates"
@@ -26,16 +30,22 @@ templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
 
 router = APIRouter(include_in_schema=False)
 
-# A room code as the server issues it: letters and digits, short. Anything else is not a room
-# and gets a 404 without touching the database (the room page itself asks the API).
-_CODE_RE = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
+_NOT_A_CODE_CHARS = re.compile(r"[^A-Za-z0-9-]")
 
 
-def _check_code(code: str) -> str:
-    """Return `code` if it looks like a room code, else raise HTTP 404."""
-    if not _CODE_RE.match(code):
-        raise HTTPException(status_code=404, detail="room_not_found")
-    return code
+def _not_found_page(request: Request, code: str) -> HTMLResponse:
+    """404 with the room page: its script asks the API and says, in the reader's language,
+    that there is no such room. Only letters, digits and `-` of the path (at most 32) reach
+    the HTML (autoescaped anyway)."""
+    shown = _NOT_A_CODE_CHARS.sub("", code)[:32] or "-"
+    return templates.TemplateResponse(request, "room.html", {"page": "room", "code": shown},
+                                      status_code=404, headers={"Cache-Control": "no-cache"})
+
+
+async def _room_exists(request: Request, code: str) -> bool:
+    """True when a room with this canonical code is in the database."""
+    async with request.app.state.live.sessions() as session:
+        return await session.scalar(select(Room.id).where(Room.code == code)) is not None
 
 
 def _page(request: Request, template: str, page: str, **extra: object) -> HTMLResponse:
@@ -59,19 +69,33 @@ async def how_to_play(request: Request) -> HTMLResponse:
 
 
 @router.get("/r/{code}", response_class=HTMLResponse)
-async def room_page(request: Request, code: str) -> HTMLResponse:
+async def room_page(request: Request, code: str) -> Response:
     """The room: seats and join form before the start, the game table after it, the result
     at the end. The seat comes from the HttpOnly cookie `osaka_<code>` (sent by the browser
-    on the script's fetch and WebSocket calls), so a reload lands back in the same seat."""
-    return _page(request, "room.html", "room", code=_check_code(code))
+    on the script's fetch and WebSocket calls), so a reload lands back in the same seat.
+
+    The code is read as the API reads it (docs/protocol.md §Rooms: case, `-` and spaces,
+    I/L/O): another spelling is redirected (301) to the canonical `/r/{CODE}`; something
+    that cannot be a code gets an HTML 404 page. A well-formed code of no room gets the page,
+    which asks the API and says so."""
+    canonical = normalize_code(code)
+    if canonical is None:
+        return _not_found_page(request, code)
+    if canonical != code:
+        return RedirectResponse(f"/r/{canonical}", status_code=301)
+    return _page(request, "room.html", "room", code=canonical)
 
 
 @router.get("/r/{code}/qr.svg")
 async def room_qr(request: Request, code: str) -> Response:
-    """SVG QR code of the room's absolute URL (`{base_url}r/{code}`), for friends at the
-    same table. Made with segno (https://segno.readthedocs.io): error correction M, a
-    4-module quiet zone, dark modules black on white."""
-    url = str(request.base_url) + "r/" + _check_code(code)
+    """SVG QR code of the room's absolute URL (`{base_url}r/{CODE}`, canonical code), for
+    friends at the same table; 404 for a code of no room. Made with segno
+    (https://segno.readthedocs.io): error correction M, a 4-module quiet zone, dark modules
+    black on white."""
+    canonical = normalize_code(code)
+    if canonical is None or not await _room_exists(request, canonical):
+        return Response("Not found.", status_code=404, media_type="text/plain")
+    url = str(request.base_url) + "r/" + canonical
     buf = io.BytesIO()
     segno.make(url, error="m").save(
         buf, kind="svg", scale=4, border=4, dark="#000", light="#fff", xmldecl=False,

@@ -15,6 +15,13 @@ COOKIE_MAX_AGE_S = 30 * 86400
 ERRORS = {404: {"description": "`room_not_found`"}, 409: {"description": "see docs/protocol.md"}}
 
 
+def _seat_number(raw: str) -> int:
+    """A seat number from the path: "0" to "3", else 404 `seat_not_found` (also for "7", "-1", "x")."""
+    if not (raw.isascii() and raw.isdigit()) or int(raw) >= R.MAX_SEATS:
+        raise ApiError(404, "seat_not_found", "There is no such seat in this room.")
+    return int(raw)
+
+
 def _set_seat_cookie(request: Request, response: Response, live, code: str, token: str) -> None:
     # Secure when COOKIE_SECURE is set or the request came over https — directly, or through a
     # trusted proxy's X-Forwarded-Proto (uvicorn rewrites the scheme; FORWARDED_ALLOW_IPS).
@@ -92,12 +99,13 @@ async def start_game(code: str, live: LiveDep, session: SessionDep, token: Token
 
 @router.post("/{code}/seats/{seat}/bot", response_model=SeatOut, responses=ERRORS)
 async def seat_to_bot(code: str, body: BotIn, live: LiveDep, session: SessionDep, token: TokenDep,
-                      seat: int = Path(ge=0, le=R.MAX_SEATS - 1)):
+                      seat: str = Path(description="seat number, 0 to 3")):
     """(During a game.) A computer player plays a disconnected seat until its player connects
     again; 409 `seat_connected` while that seat has a live connection. The host may do it at
     once, any other connected seated player after HANDOVER_AFTER_S seconds offline (403 `not_yet`)."""
     room = await R.load_room(session, code)
     by = R.require_seat(room, token).seat
+    seat = _seat_number(seat)
     await session.commit()  # no transaction may wait on the room lock
     async with live.table(room).lock:
         await session.refresh(room, ["seats", "status"])
@@ -109,11 +117,12 @@ async def seat_to_bot(code: str, body: BotIn, live: LiveDep, session: SessionDep
 
 @router.delete("/{code}/seats/{seat}", response_model=SeatOut, responses=ERRORS)
 async def remove_bot(code: str, live: LiveDep, session: SessionDep, token: TokenDep,
-                     seat: int = Path(ge=0, le=R.MAX_SEATS - 1)):
+                     seat: str = Path(description="seat number, 0 to 3")):
     """(Host only, before the start.) Take a computer player off its seat; 409 `not_a_bot`
     for a person's seat, 409 `game_started` after the start."""
     room = await R.load_room(session, code)
     R.require_host(room, token)
+    seat = _seat_number(seat)
     await session.commit()  # no transaction may wait on the room lock
     async with live.table(room).lock:
         await session.refresh(room, ["seats", "status"])

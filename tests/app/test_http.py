@@ -177,7 +177,7 @@ def test_seat_to_bot_rules(server):
     # A player who is not connected may not hand seats over (only the host may at once).
     _err(httpx.post(f"{url}/1/bot", json={"level": "easy"}, headers=auth(tokens[1])), 403, "not_connected")
     _err(httpx.post(f"{url}/3/bot", json={"level": "easy"}, headers=auth(tokens[0])), 404, "seat_not_found")
-    _err(httpx.post(f"{url}/9/bot", json={"level": "easy"}, headers=auth(tokens[0])), 422, "bad_request")
+    _err(httpx.post(f"{url}/9/bot", json={"level": "easy"}, headers=auth(tokens[0])), 404, "seat_not_found")
     waiting = create_room(server.base_url)
     join_room(server.base_url, waiting["code"], "B")
     _err(httpx.post(f"{server.base_url}/api/rooms/{waiting['code']}/seats/1/bot", json={"level": "easy"},

@@ -83,7 +83,8 @@ def test_german_browser_gets_german_first(e2e_server, new_page):
 
 
 def test_room_qr_code_is_an_svg_of_the_room_link(e2e_server):
-    r = httpx.get(e2e_server.base_url + "/r/ABC123/qr.svg")
+    code = httpx.post(e2e_server.base_url + "/api/rooms", json={"name": "QR", "public": False}).json()["code"]
+    r = httpx.get(e2e_server.base_url + f"/r/{code}/qr.svg")
     assert r.status_code == 200
     assert r.headers["content-type"].startswith("image/svg+xml")
     assert r.text.lstrip().startswith("<svg")

@@ -1,0 +1,125 @@
+"""Hardening found by testing: deeply nested JSON on the lobby feed, invisible names, status
+codes of odd requests (chunked bodies, seat numbers, room page spellings, QR of no room), and
+`bad_message` errors that carry the refused frame's id."""
+from __future__ import annotations
+
+import asyncio
+import json
+
+import httpx
+import pytest
+from websockets.asyncio.client import connect
+
+from .helpers import Client, auth, create_room, new_game
+
+
+def _err(r: httpx.Response, status: int, code: str) -> None:
+    assert r.status_code == status, r.text
+    assert r.json()["error"]["code"] == code, r.text
+
+
+def test_lobby_feed_answers_deep_nesting_with_bad_message(server):
+    async def scenario():
+        async with connect(server.ws_url + "/ws/lobby") as ws:
+            assert json.loads(await ws.recv())["type"] == "rooms"
+            for junk in ("[" * 1000, "{\"a\":" * 400 + "1" + "}" * 400):
+                await ws.send(junk)
+                while (msg := json.loads(await asyncio.wait_for(ws.recv(), 10)))["type"] == "rooms":
+                    pass
+                assert msg["type"] == "error" and msg["code"] == "bad_message", msg
+            await ws.send(json.dumps({"type": "ping"}))  # still open and answering
+            while (msg := json.loads(await asyncio.wait_for(ws.recv(), 10)))["type"] == "rooms":
+                pass
+            assert msg == {"type": "pong"}
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("name", ["\u200b", "\ufeff", "\u3164", "\u2800", "A\u2029B", "\u115f\u1160",
+                                  "\uffa0", " \u3164 ", "\u034f" * 3, "x\u200dy", "A\u2028B"])
+def test_invisible_names_are_refused(server, name):
+    _err(httpx.post(server.base_url + "/api/rooms", json={"name": name}), 422, "bad_name")
+    room = create_room(server.base_url)
+    _err(httpx.post(f"{server.base_url}/api/rooms/{room['code']}/join", json={"name": name}), 422, "bad_name")
+
+
+@pytest.mark.parametrize("name", ["Zoë", "小明", "José 🎲"])
+def test_visible_unicode_names_are_kept(server, name):
+    room = create_room(server.base_url, name)
+    players = httpx.get(f"{server.base_url}/api/rooms/{room['code']}").json()["players"]
+    assert players[0]["name"] == name
+
+
+def test_chunked_body_over_the_limit_is_413(server):
+    big = b'{"name": "A", "pad": "' + b"y" * 100_000 + b'"}'
+    r = httpx.post(server.base_url + "/api/rooms", content=iter([big[:30_000], big[30_000:]]),
+                   headers={"content-type": "application/json"})
+    _err(r, 413, "too_large")
+    # A chunked body under the limit is read as usual.
+    r = httpx.post(server.base_url + "/api/rooms", content=iter([b'{"name": ', b'"Chunky"}']),
+                   headers={"content-type": "application/json"})
+    assert r.status_code == 201, r.text
+
+
+@pytest.mark.parametrize("seat", ["7", "-1", "x", "4", "00x"])
+def test_handing_a_seat_that_cannot_exist_is_404(server, seat):
+    code, tokens = new_game(server.base_url, 2)
+    r = httpx.post(f"{server.base_url}/api/rooms/{code}/seats/{seat}/bot", json={"level": "easy"},
+                   headers=auth(tokens[0]))
+    _err(r, 404, "seat_not_found")
+
+
+@pytest.mark.parametrize("path", ["/r/%3Cscript%3E", "/r/x", "/r/ABCDEFGHJKMNP", "/r/UUUUUUUUUU"])
+def test_room_page_of_garbage_is_an_html_404(server, path):
+    r = httpx.get(server.base_url + path)
+    assert r.status_code == 404
+    assert r.headers["content-type"].startswith("text/html")
+    # The room page, whose script asks the API and says there is no such room.
+    assert 'data-page="room"' in r.text and "<script>" not in r.text
+
+
+def test_room_page_accepts_every_code_spelling(server):
+    code = create_room(server.base_url, public=False)["code"]
+    lower, dashed, spaced = code.lower(), code[:5] + "-" + code[5:], code[:5] + "%20" + code[5:]
+    variants = [lower, dashed, spaced, code.replace("1", "l").replace("0", "o")]
+    for variant in variants:
+        r = httpx.get(f"{server.base_url}/r/{variant}", follow_redirects=True)
+        assert r.status_code == 200 and r.headers["content-type"].startswith("text/html"), variant
+        assert str(r.url).endswith(f"/r/{code}")
+    assert httpx.get(f"{server.base_url}/r/{code}").status_code == 200
+
+
+def test_qr_code_of_no_room_is_404(server):
+    code = create_room(server.base_url, public=False)["code"]
+    r = httpx.get(f"{server.base_url}/r/{code}/qr.svg")
+    assert r.status_code == 200 and r.text.lstrip().startswith("<svg")
+    assert httpx.get(f"{server.base_url}/r/ZZZZZZZZZZ/qr.svg").status_code == 404
+    assert httpx.get(f"{server.base_url}/r/bad%20code/qr.svg").status_code == 404
+
+
+def test_404_errors_keep_code_and_message_apart(server):
+    r = httpx.get(server.base_url + "/api/nothing")
+    _err(r, 404, "not_found")
+    assert r.json()["error"]["message"] and r.json()["error"]["message"] != "not_found"
+
+
+def test_bad_message_carries_the_frame_id(server):
+    code, tokens = new_game(server.base_url, 2)
+
+    async def scenario():
+        c = await Client.open(server.ws_url, code, tokens[0], seat=0)
+        await c.state(0)
+        for frame in ({"type": "act", "id": "v-str", "version": "0", "action": {}},
+                      {"type": "act", "id": "no-action", "version": 0},
+                      {"type": "dance", "id": "odd-type"}):
+            mark = len(c.msgs)
+            await c.send(frame)
+            err = await c.wait(lambda m: m["type"] == "error", start=mark)
+            assert err["code"] == "bad_message" and err["id"] == frame["id"], err
+        mark = len(c.msgs)
+        await c.send({"type": "act", "id": 5, "version": 0, "action": {}})
+        err = await c.wait(lambda m: m["type"] == "error", start=mark)
+        assert err["code"] == "bad_message" and "id" not in err
+        await c.close()
+
+    asyncio.run(scenario())
