@@ -55,6 +55,7 @@ def test_logs_are_json_lines_without_tokens_cookies_or_cards(server_factory):
             actor = seats[view["to_act"]]
             action = proto.pick_action((await actor.state(version))["view"], rng)
             action_id = await actor.act(version, action)
+            last_actor = actor  # ids are per seat: only this seat's resend is a duplicate
             payloads.append(action)
             sent.append((action["type"], "applied"))
             version += 1
@@ -65,9 +66,9 @@ def test_logs_are_json_lines_without_tokens_cookies_or_cards(server_factory):
         await actor.act(version - 1, payloads[-1])
         await actor.wait(lambda m: m["type"] == "error" and m["code"] == "stale_version", start=start)
         sent.append((payloads[-1]["type"], "stale_version"))
-        start = len(actor.msgs)
-        await actor.act(version - 1, payloads[-1], action_id=action_id)
-        await actor.wait(lambda m: m["type"] == "state", start=start)
+        start = len(last_actor.msgs)
+        await last_actor.act(version - 1, payloads[-1], action_id=action_id)
+        await last_actor.wait(lambda m: m["type"] == "state", start=start)
         sent.append((payloads[-1]["type"], "duplicate"))
         for c in seats:
             await c.close()
