@@ -43,6 +43,8 @@ def test_create_sets_httponly_cookie_and_summary_knows_you(server):
     assert room["you"] is None and room["code"] == code
     assert room["public"] is False and room["host_seat"] == 0 and room["max_seats"] == 4
     assert room["status"] == "waiting" and room["created_at"].endswith("Z")
+    offline = room["players"][0].pop("offline_s")
+    assert isinstance(offline, (int, float)) and offline >= 0  # never connected: offline
     assert room["players"] == [{"seat": 0, "name": "Alice", "bot": False, "bot_level": None,
                                 "connected": False}]
     assert token not in str(room)
