@@ -143,3 +143,34 @@ def server_factory(migrated_url, tmp_path):
     yield make
     for srv in started:
         srv.stop()
+
+
+def pytest_configure(config) -> None:
+    config.addinivalue_line(
+        "markers", "postgresql_only: runs only on the PostgreSQL backend (several server "
+        "processes share one database through LISTEN/NOTIFY; SQLite is one process)")
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """Tests marked postgresql_only are not collected for the SQLite backend (they do not
+    apply there): deselected, not skipped."""
+    keep, dropped = [], []
+    for item in items:
+        backend = getattr(item, "callspec", None) and item.callspec.params.get("database_url")
+        if item.get_closest_marker("postgresql_only") and backend != "postgresql":
+            dropped.append(item)
+        else:
+            keep.append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = keep
+        config._osaka_pg_only_dropped = len(dropped)  # reported in the summary below
+        config._osaka_pg_configured = "postgresql" in BACKENDS
+
+
+def pytest_terminal_summary(terminalreporter, config) -> None:
+    dropped = getattr(config, "_osaka_pg_only_dropped", 0)
+    if dropped and not getattr(config, "_osaka_pg_configured", False):
+        terminalreporter.write_line(
+            f"note: {dropped} multi-process tests run only on PostgreSQL; set TEST_DATABASE_URL "
+            "(e.g. postgresql+asyncpg://postgres@127.0.0.1:5432/test) to run them")

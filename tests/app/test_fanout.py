@@ -16,10 +16,12 @@ from .helpers import Client, auth, create_room, join_room, pick_action, start
 PROPAGATION_S = 5  # generous for a loaded test machine; NOTIFY is delivered in milliseconds
 
 
+pytestmark = pytest.mark.postgresql_only
+
+
 @pytest.fixture
 def two_servers(migrated_url, server_factory):
-    if not migrated_url.startswith("postgresql"):
-        pytest.skip("several processes need PostgreSQL (LISTEN/NOTIFY); SQLite is one process")
+    assert migrated_url.startswith("postgresql"), "several processes need PostgreSQL"
     return server_factory(), server_factory()
 
 
