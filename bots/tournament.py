@@ -18,7 +18,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
-from engine import action_from_json, new_game, play, player_view
+from engine import action_from_json, new_game, play, player_view, visible_events
 
 from . import LEVELS, choose_action_info
 
@@ -62,11 +62,8 @@ def play_game(game: int, a: str, b: str, players: int, budget: float,
             sims += n_sims
             search_moves += 1 if n_sims else 0
         state, events = play(state, seat, action_from_json(action))
-        for ev in events:
-            vis = ev.get("visible_to")
-            for s in range(players):
-                if vis is None or vis == s:
-                    histories[s].append(ev)
+        for s in range(players):
+            histories[s].extend(visible_events(events, s))
         decisions += 1
     winners = list(state.to_json()["winners"])
     final = player_view(state, None)

@@ -19,10 +19,9 @@ from ..models import ActionRow, Room
 log = logging.getLogger("osaka.table")
 
 
-def visible(events: list[dict], seat: int | None) -> list[dict]:
-    """The events a seat may see: `visible_to` null or that seat (spectator: null only)."""
-    return [e for e in events if e.get("visible_to") is None
-            or (seat is not None and e.get("visible_to") == seat)]
+#: The events a seat may see (`visible_to` null or that seat; spectator: null only). The engine
+#: owns this rule next to `player_view`, so hidden information is removed in one place.
+visible = engine.visible_events
 
 
 class Table:
