@@ -34,6 +34,7 @@ from .table import Table, visible
 log = logging.getLogger("osaka.live")
 MAX_ACTION_ID = 128
 LOBBY_MIN_INTERVAL_S = 0.5  # the lobby list is recomputed at most this often
+_GONE = object()  # _next_frame: the connection is over
 BOT_ID_PREFIX = "bot:"  # reserved for the server's computer players (app/live/bots.py)
 
 
@@ -340,20 +341,10 @@ class Live:
 
     async def _read_loop(self, conn: Connection, table: Table) -> None:
         limit = self.settings.max_frame_bytes
-        while not conn.closed:
-            if conn.closing:
-                await conn.finish(1008, "too many bad messages")
+        while True:
+            text = await self._next_frame(conn)
+            if text is _GONE:
                 return
-            try:
-                frame = await conn.ws.receive()
-            except (WebSocketDisconnect, RuntimeError):
-                return
-            if frame["type"] == "websocket.disconnect":
-                return
-            text = frame.get("text")
-            if not conn.allow():
-                self._bad(conn, "rate_limited", "Too many messages; slow down.")
-                continue
             if text is None:
                 self._bad(conn, "bad_message", "Messages are JSON text frames.")
                 continue
@@ -372,6 +363,26 @@ class Live:
                 conn.send(error_msg("not_seated", "Spectators cannot act.", msg["id"]))
                 continue
             await self.act(table.code, conn.seat, msg["id"], msg["version"], msg["action"], reply=conn)
+
+    async def _next_frame(self, conn: Connection) -> Any:
+        """The next client frame's text (None for a binary frame), or `_GONE` once the
+        connection is over (disconnected, or closed now with 1008 after too many bad
+        messages). Frames over the flood limit are refused here (`rate_limited`) and skipped."""
+        while not conn.closed:
+            if conn.closing:
+                await conn.finish(1008, "too many bad messages")
+                return _GONE
+            try:
+                frame = await conn.ws.receive()
+            except (WebSocketDisconnect, RuntimeError):
+                return _GONE
+            if frame["type"] == "websocket.disconnect":
+                return _GONE
+            if not conn.allow():
+                self._bad(conn, "rate_limited", "Too many messages; slow down.")
+                continue
+            return frame.get("text")
+        return _GONE
 
     def _bad(self, conn: Connection, code: str, message: str, msg_id: Any = None) -> None:
         """Refuse one client frame (echoing its string `id`, if any); after `max_bad_messages`
@@ -393,20 +404,11 @@ class Live:
             async with self.sessions() as session:
                 rooms = await R.lobby_rooms(session, self.settings.lobby_idle_s, self.hub.busy_rooms())
             conn.send({"type": "rooms", "rooms": rooms})
-            while not conn.closed:
-                if conn.closing:
-                    await conn.finish(1008, "too many bad messages")
+            while True:
+                text = await self._next_frame(conn)
+                if text is _GONE:
                     return
-                try:
-                    frame = await ws.receive()
-                except (WebSocketDisconnect, RuntimeError):
-                    return
-                if frame["type"] == "websocket.disconnect":
-                    return
-                text = frame.get("text")
-                if not conn.allow():
-                    self._bad(conn, "rate_limited", "Too many messages; slow down.")
-                elif text is not None and len(text) <= 1024 and _is_ping(text):
+                if text is not None and len(text) <= 1024 and _is_ping(text):
                     conn.send({"type": "pong"})
                 else:
                     self._bad(conn, "bad_message", "The lobby feed only answers pings.")
