@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 
 import httpx
 import pytest
@@ -11,6 +12,25 @@ import pytest
 from .helpers import Client, check_no_secrets, new_game, pick_action
 
 MAX_ACTIONS = 2000
+# The server refuses floods (FLOOD_RATE 20 messages/s, FLOOD_BURST 60 per connection, see
+# docs/protocol.md); a client playing at machine speed paces itself below that, as bots must.
+PACE_RATE, PACE_BURST = 15.0, 50.0
+
+
+class Pace:
+    """A client-side token bucket: `await wait()` before each message keeps under the limit."""
+
+    def __init__(self) -> None:
+        self.tokens, self.last = PACE_BURST, time.monotonic()
+
+    async def wait(self) -> None:
+        now = time.monotonic()
+        self.tokens = min(PACE_BURST, self.tokens + (now - self.last) * PACE_RATE)
+        self.last = now
+        if self.tokens < 1.0:
+            await asyncio.sleep((1.0 - self.tokens) / PACE_RATE)
+            self.tokens, self.last = 1.0, time.monotonic()
+        self.tokens -= 1.0
 
 
 async def play_to_end(clients: list[Client], rng: random.Random, watchers: list[Client] = ()) -> dict:
@@ -18,6 +38,7 @@ async def play_to_end(clients: list[Client], rng: random.Random, watchers: list[
 
     Returns the final state message. Every action must be accepted on the first try."""
     version = (await clients[0].state())["version"]
+    paces = {id(c): Pace() for c in clients}
     for _ in range(MAX_ACTIONS):
         view = (await clients[0].state(version))["view"]
         if view["phase"] == "over":
@@ -27,6 +48,7 @@ async def play_to_end(clients: list[Client], rng: random.Random, watchers: list[
         assert own["version"] == version
         mark = len(actor.msgs)
         action = pick_action(own["view"], rng)
+        await paces[id(actor)].wait()
         await actor.act(version, action)
         reply = await actor.wait(lambda m: m["type"] == "error"
                                  or (m["type"] == "state" and m["version"] > version), start=mark)
