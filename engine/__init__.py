@@ -5,14 +5,17 @@ Rule ids (R-…) refer to docs/rules.md.
 """
 from .actions import Action, action_from_json
 from .errors import IllegalAction
-from .rules import apply_action, legal_actions, new_game, play
-from .state import GameState
+from .rules import apply_action, legal_actions, play
+from .setup import new_game
+from .state import RULES_VERSION, RULES_VERSIONS, GameState
 from .views import player_view, visible_events
 
 __all__ = [
     "Action",
     "GameState",
     "IllegalAction",
+    "RULES_VERSION",
+    "RULES_VERSIONS",
     "action_from_json",
     "apply_action",
     "legal_actions",

@@ -5,21 +5,9 @@ reassign its tuple fields and append events to ``ev`` when it is a list.
 """
 from __future__ import annotations
 
-import random
-
 from .cards import FARM_REFRESH, MARKET_REFRESH
+from .shuffle import shuffled
 from .state import GameState
-
-
-def shuffled(seed: int, shuffles: int, cards) -> list[int]:
-    """The cards in the order of shuffle number ``shuffles`` of the game ``seed``.
-
-    All randomness of a game comes from here (and R-setup-4's tie break), keyed by the seed
-    and the shuffle count, so a state fully determines its future (ENGINE_API.md).
-    """
-    order = list(cards)
-    random.Random(f"osaka:{seed}:{shuffles}").shuffle(order)
-    return order
 
 
 def draw(s: GameState, ev: list | None) -> int | None:
@@ -28,7 +16,7 @@ def draw(s: GameState, ev: list | None) -> int | None:
     if not s.deck:
         if not s.discard:
             return None
-        s.deck = tuple(shuffled(s.seed, s.shuffles, s.discard))
+        s.deck = tuple(shuffled(s.rules_version, s.seed, s.shuffles, s.discard))
         s.discard = ()
         s.shuffles += 1
         if ev is not None:

@@ -12,79 +12,10 @@ from itertools import product
 
 from . import payment as pay_rules
 from .actions import Action, Buy, ChooseToken, Insure, Pass, Reserve, Take, action_from_json
-from .cards import (ALL_CARDS, COLOR, COLORS, EDO, FARM_DEAL, ICONS, KIND, MARKET_DEAL,
-                    STARTING_HAND_MIN, VALUE, describe)
-from .deck import draw, refresh, shuffled
+from .cards import COLOR, COLORS, EDO, ICONS, KIND, VALUE, describe
+from .deck import refresh
 from .errors import IllegalAction
 from .state import GameState
-
-import random
-
-
-# ---------------------------------------------------------------------------------------
-# Setup (R-setup)
-# ---------------------------------------------------------------------------------------
-
-def new_game(num_players: int, seed: int) -> GameState:
-    """A new game after R-setup-1..4, waiting for the token draft (R-setup-5).
-
-    Args:
-        num_players: 2..4 (R-comp-6).
-        seed: any integer; the game's whole random future follows from it.
-    Raises:
-        ValueError: a player count outside 2..4, or a seed that is not an integer.
-    """
-    if type(num_players) is not int or not 2 <= num_players <= 4:
-        raise ValueError("a game has 2 to 4 players (R-comp-6)")
-    if type(seed) is not int:
-        raise ValueError("the seed must be an integer")
-    s = GameState.__new__(GameState)
-    s.num_players = num_players
-    s.seed = seed
-    s.shuffles = 1                                   # setup counts as one
-    s.deck = tuple(shuffled(seed, 0, ALL_CARDS))     # R-setup-1
-    s.discard = ()
-    s.ships = (0, 0, 0, 0)
-    s.market = s.farm = ()
-    s.market = tuple(_draw_n(s, MARKET_DEAL))        # R-setup-2
-    s.farm = tuple(_draw_n(s, FARM_DEAL))
-    hands = []
-    for _ in range(num_players):                     # R-setup-3
-        hand = []
-        while sum(VALUE[c] for c in hand) < STARTING_HAND_MIN:
-            hand.append(draw(s, None))
-        hands.append(tuple(hand))
-    s.hands = tuple(hands)
-    s.starting_hands = s.hands
-    s.reservations = (None,) * num_players
-    s.goods = ((),) * num_players
-    s.tokens = ((0, 0, 0, 0),) * num_players
-    s.vp_cards = ((),) * num_players
-    s.vp_subs = (0,) * num_players
-    s.start_player = _start_player(s.hands, seed)    # R-setup-4
-    s.turn = s.start_player
-    s.phase = "token_draft"                          # R-setup-5
-    s.to_act = s.start_player
-    s.sinking = ()
-    s.insurance_queue = ()
-    s.passes = 0
-    s.winners = None
-    s.end_reason = None
-    return s
-
-
-def _draw_n(s: GameState, n: int) -> list[int]:
-    return [draw(s, None) for _ in range(n)]
-
-
-def _start_player(hands, seed: int) -> int:
-    """R-setup-4: lowest starting total, then fewest cards, then a seeded random choice."""
-    keys = [(sum(VALUE[c] for c in h), len(h)) for h in hands]
-    best = min(keys)
-    tied = [p for p, k in enumerate(keys) if k == best]
-    if len(tied) == 1:
-        return tied[0]
-    return random.Random(f"osaka:{seed}:start").choice(tied)
 
 
 # ---------------------------------------------------------------------------------------

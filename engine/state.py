@@ -9,12 +9,17 @@ from .cards import ALL_CARDS, COLOR_INDEX, COLORS, NUM_CARDS
 
 PHASES = ("token_draft", "turn", "insurance", "over")
 SCHEMA = 1
+#: The rules version new games get (docs/versioning.md). A state keeps the version it was
+#: created with; 1 = games created before versions existed (legacy shuffle).
+RULES_VERSION = 2
+#: Every rules version this engine can play.
+RULES_VERSIONS: tuple[int, ...] = (1, 2)
 
 _SLOTS = (
     "num_players", "seed", "shuffles", "deck", "discard", "market", "farm", "reservations",
     "ships", "hands", "goods", "tokens", "vp_cards", "vp_subs", "start_player", "turn",
     "phase", "to_act", "sinking", "insurance_queue", "passes", "winners", "starting_hands",
-    "end_reason",
+    "end_reason", "rules_version",
 )
 
 
@@ -37,6 +42,7 @@ class GameState:
         sinking: colour indices sinking during "insurance".   insurance_queue: seats to ask.
         passes: consecutive passes (R-turn-3).   winners: tuple of seats once over, else None.
         starting_hands: the public hands dealt at R-setup-3.   end_reason: None/"tokens"/"passes".
+        rules_version: the rules version the game was created with (docs/versioning.md).
     """
 
     __slots__ = _SLOTS
@@ -69,6 +75,7 @@ class GameState:
         new.winners = self.winners
         new.starting_hands = self.starting_hands
         new.end_reason = self.end_reason
+        new.rules_version = self.rules_version
         return new
 
     def __eq__(self, other: object) -> bool:
@@ -128,12 +135,14 @@ class GameState:
             "winners": None if self.winners is None else list(self.winners),
             "starting_hands": [list(h) for h in self.starting_hands],
             "end_reason": self.end_reason,
+            "rules_version": self.rules_version,
         }
 
     @classmethod
     def from_json(cls, obj: dict) -> "GameState":
         """Build a state from its JSON form. Keys beyond the contract's get defaults
-        (``starting_hands`` empty, ``end_reason`` None), and so do ``shuffles``, ``seed``,
+        (``starting_hands`` empty, ``end_reason`` None, ``rules_version`` 1: a state saved
+        before rules versions existed was made under version 1), and so do ``shuffles``, ``seed``,
         ``sinking``, ``insurance_queue``, ``passes``, ``winners``, ``to_act``.
 
         Raises:
@@ -177,6 +186,10 @@ def _from_json(obj: dict) -> GameState:
     s = GameState.__new__(GameState)
     sa = object.__setattr__
     sa(s, "num_players", n)
+    version = obj.get("rules_version", 1)
+    if type(version) is not int or version not in RULES_VERSIONS:
+        raise ValueError(f"unknown rules_version {version!r} (this engine plays {RULES_VERSIONS})")
+    sa(s, "rules_version", version)
     sa(s, "seed", _int(obj.get("seed", 0), what="seed"))
     sa(s, "shuffles", _int(obj.get("shuffles", 0), 0, what="shuffles"))
     sa(s, "deck", _cards(obj["deck"], "deck"))

@@ -1,0 +1,80 @@
+"""Setting up a new game (R-setup-1..5).
+
+``new_game`` deals and picks the start player; the token draft (R-setup-5) is then played
+through ``apply_action`` (rules.py).
+"""
+from __future__ import annotations
+
+from .cards import ALL_CARDS, FARM_DEAL, MARKET_DEAL, STARTING_HAND_MIN, VALUE
+from .deck import draw
+from .shuffle import choice, shuffled
+from .state import RULES_VERSION, RULES_VERSIONS, GameState
+
+
+def new_game(num_players: int, seed: int, rules_version: int = RULES_VERSION) -> GameState:
+    """A new game after R-setup-1..4, waiting for the token draft (R-setup-5).
+
+    Args:
+        num_players: 2..4 (R-comp-6).
+        seed: any integer; the game's whole random future follows from it.
+        rules_version: the rules to play by (docs/versioning.md); the current
+            ``RULES_VERSION`` unless an older game is being rebuilt.
+    Raises:
+        ValueError: a player count outside 2..4, a seed that is not an integer, or a rules
+            version this engine does not know.
+    """
+    if type(num_players) is not int or not 2 <= num_players <= 4:
+        raise ValueError("a game has 2 to 4 players (R-comp-6)")
+    if type(seed) is not int:
+        raise ValueError("the seed must be an integer")
+    if type(rules_version) is not int or rules_version not in RULES_VERSIONS:
+        raise ValueError(f"unknown rules version {rules_version!r} (known: {RULES_VERSIONS})")
+    s = GameState.__new__(GameState)
+    s.rules_version = rules_version
+    s.num_players = num_players
+    s.seed = seed
+    s.shuffles = 1                                                  # setup counts as one
+    s.deck = tuple(shuffled(rules_version, seed, 0, ALL_CARDS))     # R-setup-1
+    s.discard = ()
+    s.ships = (0, 0, 0, 0)
+    s.market = s.farm = ()
+    s.market = tuple(_draw_n(s, MARKET_DEAL))                       # R-setup-2
+    s.farm = tuple(_draw_n(s, FARM_DEAL))
+    hands = []
+    for _ in range(num_players):                                    # R-setup-3
+        hand = []
+        while sum(VALUE[c] for c in hand) < STARTING_HAND_MIN:
+            hand.append(draw(s, None))
+        hands.append(tuple(hand))
+    s.hands = tuple(hands)
+    s.starting_hands = s.hands                                      # R-setup-3a
+    s.reservations = (None,) * num_players
+    s.goods = ((),) * num_players
+    s.tokens = ((0, 0, 0, 0),) * num_players
+    s.vp_cards = ((),) * num_players
+    s.vp_subs = (0,) * num_players
+    s.start_player = _start_player(s)                               # R-setup-4
+    s.turn = s.start_player
+    s.phase = "token_draft"                                         # R-setup-5
+    s.to_act = s.start_player
+    s.sinking = ()
+    s.insurance_queue = ()
+    s.passes = 0
+    s.winners = None
+    s.end_reason = None
+    return s
+
+
+def _draw_n(s: GameState, n: int) -> list[int]:
+    return [draw(s, None) for _ in range(n)]
+
+
+def _start_player(s: GameState) -> int:
+    """R-setup-4: lowest starting total, then fewest cards, then the game's seeded random
+    choice (R-setup-4a)."""
+    keys = [(sum(VALUE[c] for c in h), len(h)) for h in s.hands]
+    best = min(keys)
+    tied = [p for p, k in enumerate(keys) if k == best]
+    if len(tied) == 1:
+        return tied[0]
+    return choice(s.rules_version, s.seed, "start", tied)
