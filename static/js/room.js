@@ -43,10 +43,11 @@ function beep() {
 }
 function drawSound() {
   const b = document.getElementById("sound-btn");
-  b.textContent = soundOn ? "♪ ✓" : "♪ ✗";
+  // Says what it does in words ("Sound: on"); a phone shows only the note, crossed out when off.
+  fill(b, h("span", { class: "ico", "aria-hidden": "true" }, "♪"), h("span", { class: "btn-text" }, t(soundOn ? "room.sound_on" : "room.sound_off")));
+  b.classList.toggle("off", !soundOn);
   b.setAttribute("aria-pressed", String(soundOn));
   b.title = t("room.sound");
-  b.setAttribute("aria-label", t("room.sound"));
 }
 
 // ---- actions ---------------------------------------------------------------------------------

@@ -210,6 +210,10 @@ export default {
   "log.game_over": "Spielende. Gewonnen: {names}.",
   "log.none": "—",
 
+  // The table's look (issue 15): controls in words, summaries, what changed.
+  "room.sound_on": "Ton: an",
+  "room.sound_off": "Ton: aus",
+
   "howto.title": "Spielregeln",
   "howto.back": "Zur Startseite",
   "howto.back_game": "Zurück zum Spiel",

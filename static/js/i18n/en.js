@@ -210,6 +210,10 @@ export default {
   "log.game_over": "Game over. {names} won.",
   "log.none": "—",
 
+  // The table's look (issue 15): controls in words, summaries, what changed.
+  "room.sound_on": "Sound: on",
+  "room.sound_off": "Sound: off",
+
   "howto.title": "How to play",
   "howto.back": "Back to the start page",
   "howto.back_game": "Back to the game",
