@@ -1,47 +1,38 @@
-"""Card arithmetic from the engine's public card-id contract (R-comp-1, R-comp-2).
-
-Card ids are 0..107; ``id // 27`` is the colour index (0 red, 1 blue, 2 yellow, 3 green) and
-``id % 27`` is 0..10 for value 2, 11..19 for value 3, 20..26 for value 5. The bots only need
-this arithmetic, which is part of the published contract (docs/engine.md), not engine internals.
-"""
+"""Card facts for the bots, from the engine's public card catalogue (docs/engine.md "Cards";
+R-comp-1, R-comp-2, R-comp-3). Nothing here computes a card's colour or value on its own."""
 
 from __future__ import annotations
 
-COLORS: tuple[str, ...] = ("red", "blue", "yellow", "green")
+from engine import CARD_COLORS, CARD_ICONS, CARD_VALUES, COLORS, EDO, NUM_CARDS, WAVES
+
+__all__ = ["ALL_CARDS", "COLOR_INDEX", "COLORS", "EDO", "ICONS", "VALUE", "WAVES", "color_index",
+           "color_of", "icons_of", "sale_vp", "value_of"]
+
 COLOR_INDEX: dict[str, int] = {c: i for i, c in enumerate(COLORS)}
-ALL_CARDS: frozenset[int] = frozenset(range(108))
-EDO = 5  # location index of Edo (R-comp-3)
-WAVES = (3, 4)  # Enshunada I and II: ships there sink at a payment (R-pay-5)
-
-
-def _value(card: int) -> int:
-    r = card % 27
-    return 2 if r <= 10 else (3 if r <= 19 else 5)
-
-
+ALL_CARDS: frozenset[int] = frozenset(range(NUM_CARDS))
 #: VALUE[id] -> 2, 3 or 5; ICONS[id] -> 2, 1 or 0 (lookup tables for hot loops)
-VALUE: tuple[int, ...] = tuple(_value(c) for c in range(108))
-ICONS: tuple[int, ...] = tuple({2: 2, 3: 1, 5: 0}[v] for v in VALUE)
+VALUE: tuple[int, ...] = CARD_VALUES
+ICONS: tuple[int, ...] = CARD_ICONS
 
 
 def color_index(card: int) -> int:
     """Colour index 0..3 of a card id."""
-    return card // 27
+    return CARD_COLORS[card]
 
 
 def color_of(card: int) -> str:
     """Colour name of a card id (``"red"``, ``"blue"``, ``"yellow"``, ``"green"``)."""
-    return COLORS[card // 27]
+    return COLORS[CARD_COLORS[card]]
 
 
 def value_of(card: int) -> int:
     """Coin/goods value of a card id: 2, 3 or 5 (R-comp-1)."""
-    return VALUE[card]
+    return CARD_VALUES[card]
 
 
 def icons_of(card: int) -> int:
     """Insurance icons of a card id: 2 on a value-2 card, 1 on a value-3, 0 on a value-5 (R-comp-2)."""
-    return ICONS[card]
+    return CARD_ICONS[card]
 
 
 def sale_vp(max_value: int, count: int, tokens: int) -> int:

@@ -24,7 +24,9 @@ import math
 import copy as _copy
 from dataclasses import dataclass
 
-from .cards import COLOR_INDEX, COLORS, EDO, VALUE, WAVES, icons_of, sale_vp, value_of
+from engine import cheapest_payment
+
+from .cards import COLOR_INDEX, COLORS, EDO, VALUE, WAVES, color_index, icons_of, sale_vp, value_of
 
 
 @dataclass(frozen=True)
@@ -91,7 +93,7 @@ class Board:
         for pl in s["players"]:
             g: list[list[tuple[int, bool]]] = [[], [], [], []]
             for item in pl["goods"]:
-                g[item["card"] // 27].append((value_of(item["card"]), bool(item["insured"])))
+                g[color_index(item["card"])].append((value_of(item["card"]), bool(item["insured"])))
             goods.append(g)
             tokens.append([pl["tokens"].get(c, 0) for c in COLORS])
             vp.append(len(pl["vp_cards"]) + pl.get("vp_substitutes", 0))
@@ -153,8 +155,8 @@ class Board:
         b.hands[seat] = [c for c in b.hands[seat] if c not in pay]
         count = [0, 0, 0, 0]
         for c in bought:
-            b.goods[seat][c // 27].append((value_of(c), False))
-            count[c // 27] += 1
+            b.goods[seat][color_index(c)].append((value_of(c), False))
+            count[color_index(c)] += 1
         for ci in range(4):
             if count[ci]:
                 b.ships[ci] = min(EDO, b.ships[ci] + (1 if count[ci] == 1 else 2))
@@ -187,7 +189,7 @@ class Board:
                 if not unins:
                     continue
                 # greedy insurance guess: spend hand cards of that colour with icons
-                icons_cards = sorted((c for c in self.hands[p] if c // 27 == ci and icons_of(c)),
+                icons_cards = sorted((c for c in self.hands[p] if color_index(c) == ci and icons_of(c)),
                                      key=lambda c: -icons_of(c))
                 icons = 0
                 spent = []
@@ -258,7 +260,7 @@ def best_purchase_gain(board: Board, q: int, w: Weights = DEFAULT_WEIGHTS,
                        before: float | None = None) -> float:
     """How much seat ``q`` would gain by buying the Market now (0 if it cannot or should not).
 
-    Uses the cheapest covering payment from ``q``'s hand (a greedy guess), compared with
+    Uses the cheapest legal payment from ``q``'s hand (``engine.cheapest_payment``), compared with
     taking the best coin instead. ``before`` is ``player_value(board, q)`` if known.
     """
     goods = board.goods_for(q)
@@ -268,29 +270,12 @@ def best_purchase_gain(board: Board, q: int, w: Weights = DEFAULT_WEIGHTS,
     hand = sorted(board.hands[q], key=value_of)
     if sum(value_of(c) for c in hand) < cost:
         return 0.0
-    payment = _greedy_payment(hand, cost)
+    payment = cheapest_payment(hand, cost)
     if before is None:
         before = player_value(board, q, w)
     after = player_value(board.buy(q, payment), q, w)
     take_gain = w.coin * max(value_of(c) for c in goods)
     return max(0.0, after - before - take_gain)
-
-
-def _greedy_payment(hand: list[int], cost: int) -> list[int]:
-    """A covering set of hand cards with small overpay (largest first, then trim)."""
-    chosen: list[int] = []
-    total = 0
-    for c in sorted(hand, key=value_of, reverse=True):
-        if total >= cost:
-            break
-        chosen.append(c)
-        total += value_of(c)
-    # trim: drop cards that are not needed
-    for c in sorted(chosen, key=value_of):
-        if total - value_of(c) >= cost:
-            chosen.remove(c)
-            total -= value_of(c)
-    return chosen
 
 
 def relative_score(board: Board, me: int, w: Weights = DEFAULT_WEIGHTS,

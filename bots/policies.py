@@ -10,7 +10,7 @@ import random
 
 from engine import Action, GameState, apply_action, legal_actions
 
-from .cards import COLORS, icons_of, value_of
+from .cards import COLORS, color_of, icons_of, value_of
 from .heuristic import DEFAULT_WEIGHTS, Board, Weights, player_value, relative_score
 
 
@@ -46,7 +46,7 @@ def choose_token(state_json: dict, seat: int, rng: random.Random) -> str:
     """
     score = {c: rng.random() * 0.01 for c in COLORS}
     for m in state_json["market"] + state_json["farm"]:
-        score[COLORS[m["card"] // 27]] += value_of(m["card"])
+        score[color_of(m["card"])] += value_of(m["card"])
     for s, pl in enumerate(state_json["players"]):
         if s != seat:
             for c, k in pl["tokens"].items():

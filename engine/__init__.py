@@ -1,16 +1,30 @@
 """Traders of Osaka: the rules engine. Pure Python, standard library only, no I/O.
 
-The public API (ENGINE_API.md, docs/engine.md) is exactly what this module exports.
+The public API (docs/engine.md) is exactly what this module exports.
 Rule ids (R-…) refer to docs/rules.md.
 """
 from .actions import Action, action_from_json
+from .cards import (CARD_COLORS, CARD_ICONS, CARD_VALUES, COLORS, EDO, LOCATIONS, NUM_CARDS,
+                    WAVES, catalogue)
+from .coins import cheapest_payment
 from .errors import IllegalAction
-from .rules import apply_action, legal_actions, play
+from .legal import legal_actions
+from .rules import apply_action, play
 from .setup import new_game
 from .state import RULES_VERSION, RULES_VERSIONS, GameState
 from .views import player_view, visible_events
 
 __all__ = [
+    "CARD_COLORS",
+    "CARD_ICONS",
+    "CARD_VALUES",
+    "COLORS",
+    "EDO",
+    "LOCATIONS",
+    "NUM_CARDS",
+    "WAVES",
+    "catalogue",
+    "cheapest_payment",
     "Action",
     "GameState",
     "IllegalAction",

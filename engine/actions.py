@@ -1,4 +1,4 @@
-"""Actions: one small class per kind, and their JSON form (ENGINE_API.md "Action JSON").
+"""Actions: one small class per kind, and their JSON form (docs/engine.md "Actions (JSON)").
 
 Actions are immutable values compared by content. ``action_from_json`` is the only way in
 from untrusted input; it accepts exactly the documented shapes.
@@ -161,10 +161,11 @@ def action_from_json(obj) -> Action:
         IllegalAction: code ``malformed`` for anything that is not exactly one of the
             documented shapes (unknown type, missing or extra keys, wrong value types,
             card ids outside 0..107). Duplicate ids in a list are left for the rules to
-            refuse (``duplicate_card``).
+            refuse (``duplicate_card``). An ``Action`` object is returned as it is when its
+            fields have the shapes its JSON form would have, else refused the same way.
     """
     if isinstance(obj, Action):
-        return obj
+        return _checked_object(obj)
     if not isinstance(obj, dict):
         raise IllegalAction("malformed", "an action must be a JSON object")
     kind = obj.get("type")
@@ -187,3 +188,29 @@ def action_from_json(obj) -> Action:
     if kind == "insure":
         return Insure(_card_list(obj["discard"]), _card_list(obj["goods"]))
     return Pass()
+
+
+def _checked_object(action: Action) -> Action:
+    """An Action object passed in directly must hold what its JSON form would: card ids
+    0..107 (tuples for lists), a colour index 0..3."""
+    kind = type(action)
+    if kind is ChooseToken:
+        if type(action.color) is not int or not 0 <= action.color < len(COLORS):
+            raise IllegalAction("malformed", "color must be a colour index 0..3")
+    elif kind is Take or kind is Reserve:
+        _card(action.card)
+    elif kind is Buy:
+        _card_tuple(action.payment)
+    elif kind is Insure:
+        _card_tuple(action.discard)
+        _card_tuple(action.goods)
+    elif kind is not Pass:
+        raise IllegalAction("malformed", f"unknown action class {kind.__name__}")
+    return action
+
+
+def _card_tuple(value) -> None:
+    if len(value) > _MAX_LIST:
+        raise IllegalAction("malformed", "expected a list of card ids")
+    for v in value:
+        _card(v)

@@ -39,6 +39,25 @@ VALUE_INDEX: dict[int, int] = {2: 0, 3: 1, 5: 2}
 KIND: tuple[int, ...] = tuple(VALUE_INDEX[VALUE[c]] * 4 + COLOR[c] for c in ALL_CARDS)
 
 
+#: Public names of the per-card tables (docs/engine.md "Cards"): colour index, value, icons.
+CARD_COLORS, CARD_VALUES, CARD_ICONS = COLOR, VALUE, ICONS
+
+
+def catalogue() -> dict:
+    """The card catalogue and the route as JSON-ready data (R-comp-1..3): ``colors`` (names by
+    colour index), ``cards`` (for each id 0..107 in order ``{"color", "value", "icons"}``),
+    ``route`` (location names by index 0..5), ``waves`` (the Enshunada indexes) and ``edo``.
+    The client's copy (static/js/catalogue.js) is generated from it and checked by a test."""
+    return {
+        "colors": list(COLORS),
+        "cards": [{"color": COLORS[COLOR[c]], "value": VALUE[c], "icons": ICONS[c]}
+                  for c in ALL_CARDS],
+        "route": list(LOCATIONS),
+        "waves": sorted(WAVES),
+        "edo": EDO,
+    }
+
+
 def describe(card: int) -> str:
     """A short human label such as ``"red 5"`` for a card id (for messages and logs)."""
     return f"{COLORS[COLOR[card]]} {VALUE[card]}"

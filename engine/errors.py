@@ -14,7 +14,7 @@ class IllegalAction(Exception):
             ``discard_not_minimal``).
         message: an English sentence for people.
 
-    Source: ENGINE_API.md (``IllegalAction(code, message)``).
+    Source: docs/engine.md (``IllegalAction(code, message)``).
     """
 
     def __init__(self, code: str, message: str) -> None:

@@ -6,8 +6,9 @@ to ``ev`` when it is a list.
 """
 from __future__ import annotations
 
-from .cards import ANORI, COLOR, COLORS, EDO, ICONS, OSAKA, TOKENS_TO_END, VALUE, WAVES
+from .cards import ANORI, COLOR, COLORS, EDO, OSAKA, TOKENS_TO_END, VALUE, WAVES
 from .deck import draw
+from .insurance import may_insure
 from .state import GameState
 
 
@@ -46,7 +47,8 @@ def pay(s: GameState, ev: list | None) -> str:
     vp_cards = list(s.vp_cards)
     vp_subs = list(s.vp_subs)
     scored: dict[int, list[int]] = {p: [] for p in order}
-    # R-pay-1, R-pay-2: scoring, colour by colour, every player.
+    # R-pay-1, R-pay-2: scoring; R-pay-1a: colour by colour in colour order, and within a
+    # colour the players clockwise from the active player.
     for col in at_edo:
         for p in order:
             sold = [c for c, _ in goods[p] if COLOR[c] == col]
@@ -54,6 +56,8 @@ def pay(s: GameState, ev: list | None) -> str:
                 continue
             goods[p] = tuple(g for g in goods[p] if COLOR[g[0]] != col)
             price, value, vps = set_value(sold, s.tokens[p][col])
+            # R-pay-2a: the lowest values become VPs; a stable sort keeps equal values in
+            # merchandise order (bought first, recorded first).
             by_value = sorted(sold, key=VALUE.__getitem__)
             to_vp, rest = by_value[:vps], by_value[vps:]
             drawn = subs = 0
@@ -80,7 +84,8 @@ def pay(s: GameState, ev: list | None) -> str:
         for p in order:
             if scored[p]:
                 ev.append({"type": "vp_total", "seat": p, "vp": s.vp(p), "visible_to": p})
-    # R-pay-3: one token per colour scored.
+    # R-pay-3: one token per colour scored (R-comp-4: the supply is unlimited, so nothing
+    # limits the count).
     tokens = list(s.tokens)
     for p in order:
         if scored[p]:
@@ -103,7 +108,7 @@ def pay(s: GameState, ev: list | None) -> str:
         if ev is not None:
             ev.append({"type": "black_tide", "colors": [COLORS[c] for c in sinking],
                        "visible_to": None})
-        queue = tuple(p for p in order if must_ask(s, p))
+        queue = tuple(p for p in order if may_insure(s, p))
         if queue:
             s.phase = "insurance"
             s.insurance_queue = queue
@@ -111,16 +116,6 @@ def pay(s: GameState, ev: list | None) -> str:
             return "insurance"
     finish_tide(s, ev)
     return "done"
-
-
-def must_ask(s: GameState, seat: int) -> bool:
-    """The insurance skip rule (R-pay-6 Ruling): ask a player only if, for some sinking
-    colour, they hold an uninsured good of it and a hand card of it with an icon."""
-    for col in s.sinking:
-        if any(COLOR[c] == col and not ins for c, ins in s.goods[seat]) and \
-                any(COLOR[c] == col and ICONS[c] for c in s.hands[seat]):
-            return True
-    return False
 
 
 def finish_tide(s: GameState, ev: list | None) -> None:

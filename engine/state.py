@@ -1,4 +1,4 @@
-"""GameState: the full, immutable server-side state, and its JSON form (ENGINE_API.md).
+"""GameState: the full, immutable server-side state, and its JSON form (docs/engine.md).
 
 Every field is an int, a string, None or a (nested) tuple, so a state is never changed in
 place and a shallow copy is a safe starting point for the next state.
@@ -33,11 +33,12 @@ class GameState:
         num_players: 2..4.   seed: the game's random seed.   shuffles: shuffles so far.
         deck: draw pile, index 0 drawn next.   discard: discard pile, last = most recent.
         market, farm: card ids in layout order.
-        reservations: per seat, the card id its Reservation piece is on, or None.
+        reservations: per seat, the card id its Reservation piece is on, or None (R-comp-5:
+            one piece per player).
         ships: location 0..5 per colour index (R-comp-3).
         hands: per seat, card ids.   goods: per seat, ((card, insured), ...).
         tokens: per seat, a 4-tuple of Achievement tokens by colour index.
-        vp_cards: per seat, face-down VP cards.   vp_subs: per seat, substitute VPs (R-pay-2).
+        vp_cards: per seat, face-down VP cards (R-comp-5: one VP pile per player).   vp_subs: per seat, substitute VPs (R-pay-2).
         start_player, turn (the active player), phase (one of PHASES), to_act (seat or None).
         sinking: colour indices sinking during "insurance".   insurance_queue: seats to ask.
         passes: consecutive passes (R-turn-3).   winners: tuple of seats once over, else None.
@@ -102,7 +103,7 @@ class GameState:
 
     # -- JSON --------------------------------------------------------------------------
     def to_json(self) -> dict:
-        """The full state as JSON-ready dict (ENGINE_API.md "Full state JSON"). Secret: the
+        """The full state as JSON-ready dict (docs/engine.md "Full state JSON"). Secret: the
         deck order, the seed and the VP piles are in it; never send it to a client."""
         reserved = {card: seat for seat, card in enumerate(self.reservations) if card is not None}
         return {

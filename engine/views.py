@@ -9,7 +9,12 @@ from .state import GameState
 
 
 def player_view(state: GameState, seat: int | None) -> dict:
-    """What ``seat`` may see, as a JSON-ready dict (R-info-1..4); ``None`` = a spectator.
+    """What ``seat`` may see, as a JSON-ready dict; ``None`` = a spectator.
+
+    R-info-1: everything public is in it for everyone; R-info-2: the seat's own ``hand`` and
+    ``vp`` only for that seat; R-info-3: no deck order, seed, VP piles, nor other players' VP
+    totals before the end (then every ``vp``); R-info-4: what is derivable from public facts
+    (``starting_hands``, the discard pile) is shown.
 
     Keys: see docs/engine.md ("Player view JSON"). Never holds another seat's ``hand`` or
     anyone else's ``vp`` before the end, the ``deck``, the ``seed`` or any ``vp_cards``.

@@ -1,18 +1,19 @@
-// The card catalogue as the engine defines it (docs/engine.md, R-comp-1/2) and the one card
+// The card catalogue as the engine defines it (catalogue.js, generated from the engine) and the one card
 // component used for the Market, the Farm, hands, merchandise and the log.
+import { CATALOGUE } from "./catalogue.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
-export const COLORS = ["red", "blue", "yellow", "green"];
+export const COLORS = CATALOGUE.colors;
 /** Each goods colour also has its own shape, wherever the colour appears (colour-blind safe). */
 export const SYMBOL = { red: "◆", blue: "■", yellow: "▲", green: "●" };
 
-/** Colour name of a card id (id // 27). */
-export function cardColor(id) { return COLORS[Math.floor(id / 27)]; }
-/** Value of a card id: 2 (id % 27 in 0..10), 3 (11..19) or 5 (20..26). */
-export function cardValue(id) { const r = id % 27; return r <= 10 ? 2 : r <= 19 ? 3 : 5; }
+/** Colour name of a card id (from the engine's catalogue, R-comp-1). */
+export function cardColor(id) { return CATALOGUE.cards[id].color; }
+/** Value of a card id: 2, 3 or 5 (R-comp-1). */
+export function cardValue(id) { return CATALOGUE.cards[id].value; }
 /** Insurance icons: 2 on a 2, 1 on a 3, 0 on a 5 (R-comp-2). */
-export function cardIcons(id) { const v = cardValue(id); return v === 2 ? 2 : v === 3 ? 1 : 0; }
+export function cardIcons(id) { return CATALOGUE.cards[id].icons; }
 
 /** A short text form of a card for logs and labels: "◆5". */
 export function cardText(id) { return SYMBOL[cardColor(id)] + cardValue(id); }

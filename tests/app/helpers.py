@@ -11,14 +11,14 @@ from typing import Any, Callable
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
-COLORS = ["red", "blue", "yellow", "green"]
+from engine import CARD_VALUES, COLORS, cheapest_payment
+
 SECRET_KEYS = {"deck", "seed", "vp_cards", "token", "token_hash"}
 
 
 def value(card: int) -> int:
-    """Card value from its id (docs/engine.md: id % 27 → 2, 3 or 5)."""
-    r = card % 27
-    return 2 if r <= 10 else 3 if r <= 19 else 5
+    """Card value from its id (R-comp-1), from the engine's card catalogue."""
+    return CARD_VALUES[card]
 
 
 def create_room(base: str, name: str = "Alice", public: bool = True) -> dict:
@@ -124,26 +124,6 @@ class Client:
         self._reader.cancel()
 
 
-def minimal_payment(hand: list[int], cost: int) -> list[int] | None:
-    """A payment from `hand` covering `cost` from which no card can be removed (R-buy-3)."""
-    if sum(value(c) for c in hand) < cost:
-        return None
-    pay: list[int] = []
-    for card in sorted(hand, key=value, reverse=True):
-        if sum(value(c) for c in pay) >= cost:
-            break
-        pay.append(card)
-    changed = True
-    while changed:
-        changed = False
-        for card in sorted(pay, key=value):
-            if sum(value(c) for c in pay) - value(card) >= cost:
-                pay.remove(card)
-                changed = True
-                break
-    return pay
-
-
 def pick_action(view: dict, rng: random.Random) -> dict:
     """A legal action for the viewing seat, derived from its view only."""
     seat = view["seat"]
@@ -157,7 +137,7 @@ def pick_action(view: dict, rng: random.Random) -> dict:
         options += [{"type": "reserve", "card": m["card"]}
                     for m in view["market"] + view["farm"] if m["reserved_by"] is None]
     if mine:
-        pay = minimal_payment(view["players"][seat]["hand"], sum(value(c) for c in mine))
+        pay = cheapest_payment(view["players"][seat]["hand"], sum(value(c) for c in mine))
         if pay is not None and rng.random() < 0.7:
             return {"type": "buy", "payment": pay}
     if not options:

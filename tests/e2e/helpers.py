@@ -1,9 +1,11 @@
 """Browser helpers for the e2e tests: read the table from the DOM and act through the UI the
-way a player would (clicks only). Card ids → colour/value as in docs/engine.md."""
+way a player would (clicks only). Card values and payments come from the engine's public API."""
 from __future__ import annotations
 
 import re
 import time
+
+from engine import CARD_COLORS, CARD_VALUES, cheapest_payment
 
 # A name that would run a script and bold text if it were inserted as HTML (24 characters,
 # the longest name allowed).
@@ -11,30 +13,14 @@ EVIL_NAME = "<svg/onload=alert(1)><b>"
 
 
 def card_value(cid: int) -> int:
-    """Value of a card id (R-comp-1): id % 27 in 0..10 → 2, 11..19 → 3, else 5."""
-    r = cid % 27
-    return 2 if r <= 10 else 3 if r <= 19 else 5
+    """Value of a card id (R-comp-1), from the engine's card catalogue."""
+    return CARD_VALUES[cid]
 
 
 def minimal_payment(hand: list[int], cost: int) -> list[int] | None:
-    """Some legal payment (R-buy-3: covers cost; no single card can be removed), greedy from
-    the biggest coins then dropping spare small ones; None when the hand is too small."""
-    if sum(map(card_value, hand)) < cost:
-        return None
-    chosen: list[int] = []
-    for cid in sorted(hand, key=card_value, reverse=True):
-        if sum(map(card_value, chosen)) >= cost:
-            break
-        chosen.append(cid)
-    changed = True
-    while changed:
-        changed = False
-        for cid in sorted(chosen, key=card_value):
-            if sum(map(card_value, chosen)) - card_value(cid) >= cost:
-                chosen.remove(cid)
-                changed = True
-                break
-    return chosen
+    """A legal payment (R-buy-3) from ``hand``: the engine's ``cheapest_payment``; None when
+    the hand is too small."""
+    return cheapest_payment(hand, cost)
 
 
 def is_minimal(pay: list[int], cost: int) -> bool:
@@ -182,7 +168,7 @@ def insure_something(page, shot=None) -> None:
     before = log_count(page)
     goods = page.eval_on_selector_all("#insure-goods .card", "els => els.map(e => +e.dataset.card)")
     hand_cards = page.eval_on_selector_all("#insure-hand .card", "els => els.map(e => +e.dataset.card)")
-    pick = next(((g, c) for g in goods for c in hand_cards if g // 27 == c // 27), None)
+    pick = next(((g, c) for g in goods for c in hand_cards if CARD_COLORS[g] == CARD_COLORS[c]), None)
     # Nothing chosen yet: Insure is disabled and says why in visible text; no shield count.
     assert page.is_disabled("#insure-confirm")
     assert page.locator("#insure-why").is_visible()

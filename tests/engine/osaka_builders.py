@@ -96,7 +96,7 @@ def state_dict(
     seed: int = 7,
     shuffles: int = 1,
 ) -> dict:
-    """A well-formed full state dict with only the contract keys (ENGINE_API.md).
+    """A well-formed full state dict with only the contract keys (docs/engine.md).
 
     ``market``/``farm`` entries are ids or ``(id, reserved_by)``; player dicts may give
     ``hand``, ``goods`` (ids or ``(id, insured)``), ``tokens`` (partial colour → count),

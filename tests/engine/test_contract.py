@@ -1,4 +1,4 @@
-"""The engine contract (ENGINE_API.md): immutability, error codes, JSON forms, from_json."""
+"""The engine contract (docs/engine.md): immutability, error codes, JSON forms, from_json."""
 
 import copy
 import json
@@ -170,3 +170,29 @@ def test_new_game_state_is_json_ready_and_round_trips():
         assert json.loads(json.dumps(js)) == js
         assert GameState.from_json(js) == s
         assert s.phase == js["phase"] and s.to_act == js["to_act"]
+
+
+def test_an_internal_error_is_not_turned_into_a_refusal(pool):
+    """Only bad input shapes are ``malformed`` (issue 10): a state the engine itself got wrong
+    (here a hand that is not a tuple of ids) surfaces as the bug it is, not as IllegalAction."""
+    s = _position(pool)
+    broken = s.copy()
+    broken.hands = (None, broken.hands[1])
+    m = s.to_json()["market"][0]["card"]
+    with pytest.raises(Exception) as info:
+        apply_action(broken, 0, {"type": "buy", "payment": [1]})
+    assert not isinstance(info.value, IllegalAction)
+    # The same input shapes on a sound state are refused or applied as usual.
+    assert refused(s, 0, {"type": "buy", "payment": [m]}).code == "card_not_in_hand"
+
+
+def test_action_objects_with_bad_fields_are_malformed(pool):
+    """An Action object is held to the shapes of its JSON form."""
+    s = _position(pool)
+    for field, bad in (("card", "3"), ("card", 108), ("card", True), ("card", None)):
+        take = next(a for a in legal_actions(s, 0) if a.type == "take")
+        setattr(take, field, bad)
+        assert refused(s, 0, take).code == "malformed"
+    buy = next(a for a in legal_actions(s, 0) if a.type == "buy")
+    buy.payment = (buy.payment[0], None)
+    assert refused(s, 0, buy).code == "malformed"

@@ -1,0 +1,113 @@
+"""Insurance choices at the Black Tide (R-pay-6 and its Rulings R-pay-6a): the one definition
+of a legal insurance decision, used both to list and to accept them.
+
+Per sinking colour a choice has a *shape* ``(a, b, k)``: ``a`` value-2 cards (2 icons each)
+and ``b`` value-3 cards (1 icon each) of that colour discarded to insure ``k`` of its uninsured
+goods. Legality depends only on the shapes, so ``colour_shapes`` lists them once.
+"""
+from __future__ import annotations
+
+from itertools import product
+
+from .cards import COLOR, VALUE
+from .coins import splits
+from .state import GameState
+
+
+def discard_shapes(twos: int, threes: int, k: int) -> list[tuple[int, int]]:
+    """The minimal discards ``(a, b)`` from ``twos`` value-2 and ``threes`` value-3 cards of
+    one colour whose icons cover ``k`` goods (R-pay-6a): 2a + b >= k and no card can be left
+    out. ``k = 0`` gives only ``(0, 0)``: insuring nothing discards nothing."""
+    out = []
+    for a in range(min(twos, (k + 1) // 2) + 1):
+        b = max(0, k - 2 * a)
+        if b > threes:
+            continue
+        if a and 2 * (a - 1) + b >= k:
+            continue
+        if b and 2 * a + b - 1 >= k:
+            continue
+        out.append((a, b))
+    return out
+
+
+class ColourChoice:
+    """One sinking colour's insurance situation for one seat: the hand cards with icons
+    (``twos``, ``threes``, in hand order), the uninsured goods by value (``goods``, in
+    merchandise order) and every legal ``shapes`` ``(a, b, k)``, insuring nothing first."""
+
+    __slots__ = ("twos", "threes", "goods", "shapes")
+
+    def __init__(self, s: GameState, seat: int, col: int) -> None:
+        self.twos = [c for c in s.hands[seat] if COLOR[c] == col and VALUE[c] == 2]
+        self.threes = [c for c in s.hands[seat] if COLOR[c] == col and VALUE[c] == 3]
+        self.goods: dict[int, list[int]] = {}
+        for c, insured in s.goods[seat]:
+            if COLOR[c] == col and not insured:
+                self.goods.setdefault(VALUE[c], []).append(c)
+        icons = 2 * len(self.twos) + len(self.threes)
+        at_risk = sum(len(g) for g in self.goods.values())
+        self.shapes = [(a, b, k) for k in range(min(at_risk, icons) + 1)
+                       for a, b in discard_shapes(len(self.twos), len(self.threes), k)]
+
+    def options(self) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+        """Every distinct (discard, goods) of this colour: per shape, every choice of goods up
+        to value (goods of one value are interchangeable)."""
+        values = sorted(self.goods)
+        caps = tuple(len(self.goods[v]) for v in values)
+        out = []
+        by_k: dict[int, list[tuple[int, int]]] = {}
+        for a, b, k in self.shapes:
+            by_k.setdefault(k, []).append((a, b))
+        for k, discards in by_k.items():
+            for split in splits(caps, k):
+                chosen = tuple(c for v, n in zip(values, split) for c in self.goods[v][:n])
+                for a, b in discards:
+                    out.append((tuple(self.twos[:a] + self.threes[:b]), chosen))
+        return out
+
+
+def insurance_options(s: GameState, seat: int) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Every distinct insurance choice (discard, goods) of ``seat`` (R-pay-6, R-pay-6a): per
+    sinking colour any number of its uninsured goods (distinct up to value) with a minimal
+    discard of that colour's icon cards covering them; insuring nothing included (first)."""
+    per_colour = [ColourChoice(s, seat, col).options() for col in s.sinking]
+    return [(tuple(c for d, _ in combo for c in d), tuple(c for _, g in combo for c in g))
+            for combo in product(*per_colour)]
+
+
+def may_insure(s: GameState, seat: int) -> bool:
+    """Whether ``seat`` has an insurance choice besides insuring nothing, so must be asked
+    (R-pay-6 Ruling: only a player with an uninsured good and an icon card of one sinking
+    colour is asked)."""
+    return any(len(ColourChoice(s, seat, col).shapes) > 1 for col in s.sinking)
+
+
+def insurance_listed(s: GameState, seat: int, discard: tuple[int, ...],
+                     goods: tuple[int, ...]) -> bool:
+    """Whether (discard, goods) equals a listed insurance choice up to interchangeable cards.
+
+    Canonical form, per colour: (value-2 discards, value-3 discards, value-5 discards,
+    uninsured goods named, insured goods named), over distinct cards of the seat's hand and
+    merchandise. A listed choice has, per sinking colour, ``(a, b, 0, k, 0)`` for one of its
+    shapes, and zeros for every other colour.
+    """
+    hand = s.hands[seat]
+    own = dict(s.goods[seat])
+    if len(set(discard)) != len(discard) or len(set(goods)) != len(goods):
+        return False
+    if any(c not in hand for c in discard) or any(c not in own for c in goods):
+        return False
+    canon = [[0, 0, 0, 0, 0] for _ in range(4)]
+    for c in discard:
+        canon[COLOR[c]][{2: 0, 3: 1, 5: 2}[VALUE[c]]] += 1
+    for c in goods:
+        canon[COLOR[c]][4 if own[c] else 3] += 1
+    for col in range(4):
+        if col in s.sinking:
+            listed = {(a, b, 0, k, 0) for a, b, k in ColourChoice(s, seat, col).shapes}
+        else:
+            listed = {(0, 0, 0, 0, 0)}
+        if tuple(canon[col]) not in listed:
+            return False
+    return True

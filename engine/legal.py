@@ -1,0 +1,108 @@
+"""What may be done now: ``legal_actions`` and ``is_listed``, the one legality path.
+
+``legal_actions`` lists every legal action of a seat; ``is_listed`` decides whether a submitted
+action equals one of them up to interchangeable cards (cards of the same colour and value),
+without listing them all: it generates the candidates of the submitted action's kind for
+this decision and compares canonical forms (a card id for take and reserve, a payment shape
+for buy, insurance shapes per colour for insure). Both build on the same generators
+(``takeable``, ``reservable``, ``coins.payment_shapes``, ``insurance.ColourChoice``), so no
+rule is written twice. Why an action is refused is explained separately (refusal.py).
+"""
+from __future__ import annotations
+
+from .actions import Action, Buy, ChooseToken, Insure, Pass, Reserve, Take
+from .coins import minimal_payments, payment_shapes, shape_of
+from .cards import VALUE
+from .insurance import insurance_listed, insurance_options
+from .state import GameState
+
+
+def takeable(s: GameState, seat: int) -> list[int]:
+    """Market cards the seat may take or buy: unreserved, or its own (R-take-1, R-buy-1,
+    R-reserve-3)."""
+    res = s.reservations
+    own = res[seat]
+    others = {c for c in res if c is not None and c != own}
+    if not others:
+        return list(s.market)
+    return [c for c in s.market if c not in others]
+
+
+def reservable(s: GameState, seat: int) -> list[int]:
+    """Cards the seat may reserve: none without its piece, else every unreserved Market or
+    Farm card (R-reserve-1, R-reserve-2)."""
+    res = s.reservations
+    if res[seat] is not None:
+        return []
+    taken = {c for c in res if c is not None}
+    return [c for c in s.market + s.farm if c not in taken]
+
+
+def goods_cost(goods) -> int:
+    """The cost of the goods: the sum of their values (R-buy-2)."""
+    return sum(VALUE[c] for c in goods)
+
+
+def _has_turn_action(s: GameState, seat: int) -> bool:
+    """Whether take, reserve or buy is possible; a buy needs goods, which can be taken, so
+    takeable or reservable cards decide it (R-turn-2, R-turn-3)."""
+    return bool(takeable(s, seat)) or bool(reservable(s, seat))
+
+
+def legal_actions(state: GameState, seat: int) -> list[Action]:
+    """Every legal action of ``seat`` now; ``[]`` when it is not that seat's decision.
+
+    Buy actions: one per distinct minimal payment (R-buy-3) up to interchangeable cards;
+    insurance: one per distinct choice (R-pay-6, R-pay-6a). Pass only when nothing else is
+    legal (R-turn-3). Token draft: one per colour (R-setup-5).
+    """
+    if type(seat) is not int or seat != state.to_act:
+        return []
+    phase = state.phase
+    if phase == "turn":
+        goods = takeable(state, seat)
+        acts: list[Action] = [Take(c) for c in goods]
+        acts += [Reserve(c) for c in reservable(state, seat)]
+        if goods:
+            acts += [Buy(p) for p in minimal_payments(state.hands[seat], goods_cost(goods))]
+        return acts or [Pass()]
+    if phase == "token_draft":
+        return [ChooseToken(col) for col in range(4)]
+    if phase == "insurance":
+        return [Insure(d, g) for d, g in insurance_options(state, seat)]
+    return []
+
+
+_PHASE_KINDS = {"token_draft": ("choose_token",), "insurance": ("insure",),
+                "turn": ("buy", "take", "reserve", "pass"), "over": ()}
+
+
+def is_listed(state: GameState, seat: int, action: Action) -> bool:
+    """Whether ``action`` (well-formed) equals an action of ``legal_actions(state, seat)``
+    up to interchangeable cards. The only test of legality ``apply_action`` uses."""
+    if seat != state.to_act or action.type not in _PHASE_KINDS[state.phase]:
+        return False
+    kind = action.type
+    if kind == "take":
+        return action.card in takeable(state, seat)
+    if kind == "reserve":
+        return action.card in reservable(state, seat)
+    if kind == "buy":
+        return _buy_listed(state, seat, action.payment)
+    if kind == "pass":
+        return not _has_turn_action(state, seat)
+    if kind == "insure":
+        return insurance_listed(state, seat, action.discard, action.goods)
+    return True  # choose_token: every colour is listed in the draft
+
+
+def _buy_listed(s: GameState, seat: int, payment: tuple[int, ...]) -> bool:
+    """Canonical form of a payment: its shape over distinct cards of the hand (then a
+    kind-preserving exchange of hand cards maps it onto a listed payment)."""
+    goods = takeable(s, seat)
+    if not goods:
+        return False
+    hand = s.hands[seat]
+    if len(set(payment)) != len(payment) or any(c not in hand for c in payment):
+        return False
+    return shape_of(payment) in payment_shapes(shape_of(hand), goods_cost(goods))
