@@ -40,7 +40,7 @@ def make_engine(url: str) -> AsyncEngine:
             # one BEGIN IMMEDIATE ... COMMIT/ROLLBACK: no read snapshot outlives its session, and
             # a transaction that reads then writes never fails to upgrade (SQLITE_BUSY_SNAPSHOT);
             # writers queue on the busy timeout. Callers never hold a session open while waiting
-            # for a room's asyncio lock (see app/live/service.py).
+            # for a room's asyncio lock (app/live/tables.py enforces it).
             # https://docs.sqlalchemy.org/en/20/dialects/sqlite.html#serializable-isolation-savepoints-transactional-ddl
             dbapi_conn.isolation_level = None
 

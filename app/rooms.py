@@ -1,7 +1,8 @@
 """Rooms and seats in the database: create, join, add computer players, start, summaries.
 
-Every function takes an open `AsyncSession` and commits at most once (one request = one
-transaction). Refusals raise `ApiError` with the codes of docs/protocol.md.
+Every function takes an open `AsyncSession` and never commits: the caller owns the transaction
+(a room change runs under `Tables.change`, app/live/tables.py, which commits it). Refusals
+raise `ApiError` with the codes of docs/protocol.md; a caller that gets one rolls back.
 """
 from __future__ import annotations
 
@@ -77,18 +78,19 @@ def require_host(room: Room, token: str | None) -> Seat:
 
 
 async def create_room(session: AsyncSession, name: str, public: bool) -> tuple[Room, str]:
-    """A new waiting room with the creator as host in seat 0 → (room, token)."""
+    """A new waiting room with the creator as host in seat 0 → (room, token) (flushed, not
+    committed). Each try is a SAVEPOINT, so a code collision undoes only that try."""
     token = new_token()
     for _ in range(5):
         room = Room(code=new_room_code(), public=public, status="waiting", version=0,
                     created_at=utcnow(), active_at=utcnow())
         room.seats = [Seat(seat=HOST_SEAT, name=name, token_hash=hash_token(token), created_at=utcnow())]
-        session.add(room)
         try:
-            await session.commit()
+            async with session.begin_nested():
+                session.add(room)
             return room, token
         except IntegrityError:  # code collision (2^-50 per pair): try another
-            await session.rollback()
+            pass
     raise ApiError(409, "conflict", "Could not allocate a room code; try again.")
 
 
@@ -115,7 +117,7 @@ async def join_room(session: AsyncSession, room: Room, name: str) -> tuple[Seat,
     seat = Seat(room_id=room.id, seat=number, name=name, token_hash=hash_token(token), created_at=utcnow())
     session.add(seat)
     room.active_at = utcnow()
-    await _commit_seat(session)
+    await _flush_seat(session)
     return seat, token
 
 
@@ -126,7 +128,7 @@ async def add_bot(session: AsyncSession, room: Room, level: str) -> Seat:
     seat = Seat(room_id=room.id, seat=number, name=BOT_NAMES[level], token_hash=None,
                 bot_level=level, created_at=utcnow())
     session.add(seat)
-    await _commit_seat(session)
+    await _flush_seat(session)
     return seat
 
 
@@ -141,15 +143,14 @@ async def remove_bot(session: AsyncSession, room: Room, number: int) -> None:
     if seat.bot_level is None or seat.token_hash is not None:
         raise ApiError(409, "not_a_bot", "Only a computer player can be removed.")
     room.seats.remove(seat)  # delete-orphan: the row goes with it
-    await session.commit()
 
 
-async def _commit_seat(session: AsyncSession) -> None:
+async def _flush_seat(session: AsyncSession) -> None:
+    """Write the new seat now, so that a seat number taken meanwhile is a 409 here."""
     try:
-        await session.commit()
+        await session.flush()
     except IntegrityError:  # someone else took that seat number at the same moment
-        await session.rollback()
-        raise ApiError(409, "conflict", "Someone else took that seat at the same moment; try again.")
+        raise ApiError(409, "conflict", "Someone else took that seat at the same moment; try again.") from None
 
 
 async def start_game(session: AsyncSession, room: Room) -> None:
@@ -164,9 +165,7 @@ async def start_game(session: AsyncSession, room: Room) -> None:
         .values(status="playing", seed=secrets.randbits(62), num_players=len(room.seats),
                 started_at=utcnow(), version=0))
     if result.rowcount != 1:
-        await session.rollback()
         raise ApiError(409, "game_started", "The game has already started.")
-    await session.commit()
 
 
 async def hand_seat_to_bot(session: AsyncSession, room: Room, number: int, level: str,
@@ -196,7 +195,6 @@ async def hand_seat_to_bot(session: AsyncSession, room: Room, number: int, level
             left = math.ceil(after_s - offline_s)
             raise ApiError(403, "not_yet", f"Possible in {left} s.")
     seat.bot_level = level
-    await session.commit()
     return seat
 
 

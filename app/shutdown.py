@@ -18,7 +18,6 @@ of it and sees the unchanged version after reconnecting (resending the same `id`
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import signal
 import socket
@@ -45,12 +44,9 @@ async def drain(live: Live, timeout_s: float = DRAIN_TIMEOUT_S) -> int:
     told: list[Connection] = []
 
     async def notify_all() -> None:
-        async with contextlib.AsyncExitStack() as held:
-            # Every room's lock, one at a time (an action only ever holds its own room's, so
-            # this cannot deadlock): an action being applied finishes — committed and broadcast
-            # — before its room is told; bots are cancelled only outside their critical section.
-            for table in [live.tables[code] for code in sorted(live.tables)]:
-                await held.enter_async_context(table.lock)
+        # Every room's lock (Tables.hold_all): an action being applied finishes — committed and
+        # broadcast — before its room is told; bots are cancelled only outside their critical section.
+        async with live.tables.hold_all():
             live.bots.shutdown()
             for conns in list(live.hub.rooms.values()):
                 told.extend(c for c in conns if not c.closed)

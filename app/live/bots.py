@@ -1,6 +1,9 @@
 """The computer-player driver: when a bot seat must decide, ask `bots.choose_action` in a
 worker process (never on the event loop), then submit the answer through the same path as a
-human's action (`Live.act`: version check, engine, commit, broadcast).
+human's action (`Actions.act`: version check, engine, commit, broadcast).
+
+It reacts to events (events.py): `ActionApplied` in a room with computer players and
+`RoomChanged` of a game in play wake the room's bot task (`kick`).
 
 A bot only ever receives `engine.player_view` output and the events visible to its seat.
 """
@@ -14,31 +17,24 @@ import random
 import secrets
 import threading
 import time
-import uuid
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import TYPE_CHECKING
 
 from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import engine
 
+from ..config import Settings
 from ..logs import action_kind
 from ..models import Room, Seat
-
-if TYPE_CHECKING:
-    from .service import Live
+from .actions import Actions
+from .events import ActionApplied, RoomChanged
+from .messages import bot_action_id
+from .tables import RoomGone, Tables
 
 log = logging.getLogger("osaka.bots")
 FALLBACK_TRIES = 3  # random legal actions tried after a refused choice, before giving up the turn
-
-
-def bot_action_id() -> str:
-    """A fresh id for a computer player's action: ``bot:`` + 128 random bits (uuid4).
-
-    Unpredictable, and in a prefix clients may not use (`bad_message`), so no player can
-    plant an id that makes a bot's move come back as a duplicate."""
-    return f"bot:{uuid.uuid4().hex}"
 
 
 PARENT_CHECK_S = 1.0  # how often a worker process checks that the server is still alive
@@ -67,8 +63,12 @@ def choose_in_worker(view: dict, level: str, history: list[dict], seed: int, bud
 class BotDriver:
     """One task per room at most, playing every consecutive bot decision of that room."""
 
-    def __init__(self, live: Live):
-        self.live = live
+    def __init__(self, settings: Settings, sessions: async_sessionmaker[AsyncSession], tables: Tables,
+                 actions: Actions):
+        self.settings = settings
+        self.sessions = sessions
+        self.tables = tables
+        self.actions = actions
         self._tasks: dict[str, asyncio.Task] = {}
         self._pending: set[str] = set()
         self._pool: ProcessPoolExecutor | None = None
@@ -76,6 +76,27 @@ class BotDriver:
     def running(self, code: str) -> bool:
         """True while a bot task is busy with this room."""
         return code in self._tasks
+
+    def busy_rooms(self) -> set[str]:
+        """Codes of the rooms a bot task is busy with."""
+        return set(self._tasks)
+
+    def on_action_applied(self, event: ActionApplied) -> None:
+        """An action was committed: a computer player may be next."""
+        if event.has_bots:  # read in the action's transaction; seats handed over later kick themselves
+            self.kick(event.code)
+
+    def on_room_changed(self, event: RoomChanged) -> None:
+        """A game started, or a seat was handed to a computer player."""
+        if event.status == "playing":
+            self.kick(event.code)
+
+    async def resume(self) -> None:
+        """After a (re)start: let computer players continue in every game that is theirs to move."""
+        async with self.sessions() as session:
+            codes = (await session.scalars(select(Room.code).where(Room.status == "playing"))).all()
+        for code in codes:
+            self.kick(code)
 
     def kick(self, code: str) -> None:
         """Something changed in the room: make sure a bot that must decide gets to it."""
@@ -102,36 +123,20 @@ class BotDriver:
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=self.live.settings.bot_workers,
+            self._pool = ProcessPoolExecutor(max_workers=self.settings.bot_workers,
                                              mp_context=multiprocessing.get_context("spawn"),
                                              initializer=watch_parent, initargs=(os.getpid(),))
         return self._pool
 
     async def _one_turn(self, code: str) -> bool:
         """Play one bot decision if it is a bot's; True if something was submitted."""
-        live = self.live
-        async with live.sessions() as session:
-            room = await session.scalar(select(Room).where(Room.code == code))
-            if room is None or room.status != "playing":
-                return False
-            table = live.table(room)
-            await session.commit()  # no transaction may wait on the room lock
-            async with table.lock:
-                room = await live.fresh_room(session, room.id)
-                if room is None or room.status != "playing":
-                    return False
-                live.broadcast_game(table, await table.sync(session, room))
-                seat = table.state.to_act if table.state is not None else None
-                if seat is None:
-                    return False
-                level = await session.scalar(select(Seat.bot_level).where(
-                    Seat.room_id == room.id, Seat.seat == seat))
-                if level is None:
-                    return False
-                version = table.version
-        if live.settings.bot_delay_s > 0:
-            await asyncio.sleep(live.settings.bot_delay_s)
-        async with table.lock:
+        seen = await self._whose_turn(code)
+        if seen is None:
+            return False
+        table, seat, level, version = seen
+        if self.settings.bot_delay_s > 0:
+            await asyncio.sleep(self.settings.bot_delay_s)
+        async with self.tables.hold(table):
             if table.version != version:
                 return True  # someone moved meanwhile: look again
             view = table.view(seat)
@@ -149,7 +154,7 @@ class BotDriver:
         # actions the turn is given up (False) and the driver stops until the next kick, so it
         # never spins on a refusal.
         if action is not None:
-            if await live.act(code, seat, bot_action_id(), version, action, bot_level=level):
+            if await self.actions.act(code, seat, bot_action_id(), version, action, bot_level=level):
                 return True
             if table.version != version:
                 return True
@@ -159,17 +164,35 @@ class BotDriver:
         rng = random.Random(seed)
         for _ in range(min(FALLBACK_TRIES, len(legal))):
             fallback = rng.choice(legal).to_json()
-            if await live.act(code, seat, bot_action_id(), version, fallback, bot_level=level):
+            if await self.actions.act(code, seat, bot_action_id(), version, fallback, bot_level=level):
                 return True
             if table.version != version:
                 return True
         log.warning("no bot action was applied in room %s (seat %s); waiting for a change", code, seat)
         return False
 
+    async def _whose_turn(self, code: str):
+        """Under the room lock, with the table caught up: (table, seat, bot level, version) when
+        a computer player must decide in room `code`, else None."""
+        try:
+            async with self.tables.hold(code) as held:
+                room = await held.read_room()
+                table = held.table
+                if room is None or room.status != "playing" or table.state is None:
+                    return None
+                seat = table.state.to_act
+                if seat is None:
+                    return None
+                level = await held.session.scalar(select(Seat.bot_level).where(
+                    Seat.room_id == room.id, Seat.seat == seat))
+                return None if level is None else (table, seat, level, table.version)
+        except RoomGone:
+            return None
+
     async def _choose(self, view: dict, level: str, history: list[dict], seed: int) -> dict:
         """Ask a worker process; a pool whose worker died is replaced once and asked again."""
         loop = asyncio.get_running_loop()
-        args = (choose_in_worker, view, level, history, seed, self.live.settings.bot_time_budget_s)
+        args = (choose_in_worker, view, level, history, seed, self.settings.bot_time_budget_s)
         try:
             return await loop.run_in_executor(self._executor(), *args)
         except BrokenProcessPool:

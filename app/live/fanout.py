@@ -1,164 +1,61 @@
-"""Cross-process fan-out over PostgreSQL LISTEN/NOTIFY (several `osaka serve` on one database).
+"""Cross-process fan-out: how one server process tells the others that a room changed.
 
-Every process LISTENs on the channel `osaka_rooms` on one dedicated asyncpg connection
-(`asyncpg.Connection.add_listener`, https://magicstack.github.io/asyncpg/current/api/index.html).
-A process that changes a room sends `pg_notify('osaka_rooms', payload)`:
+`Fanout` is the interface the rest of app/live uses (no caller asks which one it has):
 
-- an action: inside the action's own transaction (the version UPDATE's RETURNING), so the
-  notification is delivered only if, and when, the action commits
-  (https://www.postgresql.org/docs/current/sql-notify.html);
-- a room change (created, joined, a computer player added, the start, a seat handed to a
-  computer player) and a presence change: right after that change committed.
+- `LocalFanout`: one process (SQLite, or a single PostgreSQL server) — nothing to tell;
+- `PgFanout` (pg_fanout.py): several `osaka serve` on one PostgreSQL database, over
+  LISTEN/NOTIFY.
 
-Payload: ``"<origin> <kind> <room code> [<seats>]"``; `origin` is a random id of the sending
-process (a process ignores its own notifications: it has told its connections already), `kind`
-is `g` (game: an action was committed), `r` (room changed) or `p` (presence: `<seats>` lists the
-seats with a live connection in the sending process, comma-separated, possibly empty).
-
-On a notification, the receiving process syncs that room's table from the database (the action
-log is the truth: a missed notification only delays a catch-up until the next one) and sends
-the new events/state and room summary to its own connections; room changes also refresh its
-lobby feed. The listener reconnects with backoff when its connection drops, and then re-syncs
-every room it has connections for. SQLite has no such channel: there, one process only.
+The composition root (service.py) picks one from the database URL.
 """
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import logging
-import secrets
-import time
-from typing import TYPE_CHECKING
+from abc import ABC, abstractmethod
+from typing import Awaitable, Callable
 
-from sqlalchemy import bindparam, func, literal, select
+from sqlalchemy import bindparam, update
+from sqlalchemy.ext.asyncio import AsyncSession
 
-if TYPE_CHECKING:
-    from .service import Live
+from ..models import Room
 
-log = logging.getLogger("osaka.fanout")
-CHANNEL = "osaka_rooms"
-KEEPALIVE_S = 10.0        # the listener checks its connection this often
-RECONNECT_MAX_S = 10.0    # backoff cap between reconnect attempts
-LISTEN_APP_NAME = "osaka-listen"  # application_name of the LISTEN connection (pg_stat_activity)
+#: Optimistic concurrency (the action's commit): 0 rows when another process committed this
+#: version first. Parameters: room_id, old_version, new_version, new_status.
+BUMP_VERSION = (update(Room.__table__)
+                .where(Room.__table__.c.id == bindparam("room_id"),
+                       Room.__table__.c.version == bindparam("old_version"))
+                .values(version=bindparam("new_version"), status=bindparam("new_status")))
 
-# The notification of `Live.act` (RETURNING of the version UPDATE: sent only on commit).
-NOTIFY_EXPR = func.pg_notify(literal(CHANNEL), bindparam("notify_payload"))
-_NOTIFY = select(func.pg_notify(literal(CHANNEL), bindparam("payload")))
+#: Called with (room code, kinds) when another process changed a room (kinds ⊆ {"g", "r", "p"}).
+RemoteChange = Callable[[str, set[str]], Awaitable[None]]
 
 
-def asyncpg_dsn(database_url: str) -> str:
-    """``postgresql+asyncpg://…`` (SQLAlchemy URL) → ``postgresql://…`` (asyncpg DSN)."""
-    return database_url.replace("postgresql+asyncpg://", "postgresql://", 1)
+class Fanout(ABC):
+    """What this process tells the other processes, and what it heard from them."""
 
+    async def start(self, listen_timeout_s: float = 5.0) -> None:
+        """Begin hearing the others (lifespan start); waits up to `listen_timeout_s`."""
 
-class Fanout:
-    """LISTEN/NOTIFY for one process: `payload` / `notify` to send, `run` to listen."""
+    async def close(self) -> None:
+        """Stop hearing the others (shutdown)."""
 
-    def __init__(self, live: Live, database_url: str):
-        self.live = live
-        self.dsn = asyncpg_dsn(database_url)
-        self.origin = secrets.token_hex(6)
-        self.connected = asyncio.Event()   # set while LISTEN is active (tests, readiness)
-        self._pending: dict[str, set[str]] = {}
-        self._wake = asyncio.Event()
-        # Presence in the other processes: code → origin → (seats, monotonic time heard).
-        self._remote: dict[str, dict[str, tuple[frozenset[int], float]]] = {}
+    @abstractmethod
+    async def bump_version(self, session: AsyncSession, code: str, params: dict) -> bool:
+        """Inside an action's transaction: move room `params["room_id"]` from `old_version` to
+        `new_version` (and `new_status`). False when another process got there first. The
+        others hear of the action only if, and when, the transaction commits."""
 
-    # ---------------------------------------------------------------- sending
-    def payload(self, kind: str, code: str, seats: set[int] | None = None) -> str:
-        """The payload of a notification from this process (see the module docstring)."""
-        text = f"{self.origin} {kind} {code}"
-        if seats is not None:
-            text += " " + ",".join(str(s) for s in sorted(seats))
-        return text
+    async def notify(self, kind: str, code: str, seats: set[int] | frozenset[int] | None = None) -> None:
+        """Tell the others, after a commit: `kind` "r" (room changed) or "p" (presence: `seats`
+        connected here). Never raises."""
 
-    async def notify(self, kind: str, code: str, seats: set[int] | None = None) -> None:
-        """Send one notification in its own (committed) transaction; never raises."""
-        try:
-            async with self.live.sessions() as session:
-                await session.execute(_NOTIFY, {"payload": self.payload(kind, code, seats)})
-                await session.commit()
-        except Exception:  # the others catch up on the next notification anyway
-            log.warning("could not notify %s of room %s", kind, code, exc_info=True)
-
-    # -------------------------------------------------------------- presence
     def remote_seats(self, code: str) -> set[int]:
-        """Seats of `code` with a live connection in another process (heard within the expiry)."""
-        per_origin = self._remote.get(code)
-        if not per_origin:
-            return set()
-        horizon = time.monotonic() - 3 * self.live.settings.cleanup_interval_s
-        out: set[int] = set()
-        for origin, (seats, heard) in list(per_origin.items()):
-            if heard < horizon:  # that process died without saying goodbye
-                del per_origin[origin]
-            else:
-                out |= seats
-        if not per_origin:
-            self._remote.pop(code, None)
-        return out
+        """Seats of room `code` with a live connection in another process."""
+        return set()
 
-    # -------------------------------------------------------------- receiving
-    def _on_notify(self, _conn, _pid: int, _channel: str, payload: str) -> None:
-        parts = payload.split(" ")
-        if len(parts) < 3 or parts[0] == self.origin:
-            return
-        origin, kind, code = parts[0], parts[1], parts[2]
-        if kind == "p":
-            seats = frozenset(int(s) for s in parts[3].split(",") if s.isdigit()) if len(parts) > 3 else frozenset()
-            per_origin = self._remote.setdefault(code, {})
-            if seats:
-                per_origin[origin] = (seats, time.monotonic())
-            else:
-                per_origin.pop(origin, None)
-        self._pending.setdefault(code, set()).add(kind)
-        self._wake.set()
 
-    async def process(self) -> None:
-        """Apply the notifications heard, coalesced per room, until cancelled."""
-        while True:
-            await self._wake.wait()
-            self._wake.clear()
-            batch, self._pending = self._pending, {}
-            for code, kinds in batch.items():
-                try:
-                    await self.live.remote_change(code, kinds)
-                except asyncio.CancelledError:
-                    raise
-                except Exception:
-                    log.exception("catching up with room %s failed", code)
+class LocalFanout(Fanout):
+    """A single process: nobody else to tell or hear."""
 
-    async def run(self) -> None:
-        """LISTEN on a dedicated connection until cancelled; reconnect with backoff if it drops."""
-        import asyncpg  # noqa: PLC0415 - only with PostgreSQL
-        delay = 0.5
-        while True:
-            conn = None
-            try:
-                conn = await asyncpg.connect(self.dsn, server_settings={"application_name": LISTEN_APP_NAME})
-                lost = asyncio.Event()
-                conn.add_termination_listener(lambda _c: lost.set())
-                await conn.add_listener(CHANNEL, self._on_notify)
-                self.connected.set()
-                delay = 0.5
-                # Anything may have happened while nobody listened: catch up every watched room.
-                for code in self.live.hub.busy_rooms():
-                    self._pending.setdefault(code, set()).update(("r", "g"))
-                self._wake.set()
-                while not lost.is_set():
-                    with contextlib.suppress(asyncio.TimeoutError):
-                        await asyncio.wait_for(lost.wait(), KEEPALIVE_S)
-                    if not lost.is_set():
-                        await asyncio.wait_for(conn.execute("SELECT 1"), KEEPALIVE_S)
-                log.warning("the LISTEN connection was closed; reconnecting")
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                log.warning("LISTEN connection failed (%s); retrying in %.1f s", type(exc).__name__, delay)
-            finally:
-                self.connected.clear()
-                if conn is not None:
-                    with contextlib.suppress(Exception):
-                        conn.terminate()
-            await asyncio.sleep(delay)
-            delay = min(delay * 2, RECONNECT_MAX_S)
+    async def bump_version(self, session: AsyncSession, code: str, params: dict) -> bool:
+        return (await session.execute(BUMP_VERSION, params)).rowcount == 1
+

@@ -35,6 +35,7 @@ async def create_room(body: CreateRoomIn, request: Request, response: Response, 
                       session: SessionDep):
     """Create a room; the caller is the host in seat 0. Sets the seat cookie; the token is shown once."""
     room, token = await R.create_room(session, body.name, body.public)
+    await session.commit()  # a new room: nobody can hold its lock yet
     _set_seat_cookie(request, response, live, room.code, token)
     await live.room_created(room.code, body.public)
     return {"code": room.code, "url": R.room_url(room.code), "seat": 0, "token": token}
@@ -54,6 +55,10 @@ async def show_room(code: str, live: LiveDep, session: SessionDep, token: TokenD
     return live.summary(room, seat.seat if seat else None)
 
 
+# Every change below runs in `live.tables.change` (app/live/tables.py): under the room's lock,
+# with the room read there; it commits, tells the room's connections, the lobby, the other
+# processes and the computer players.
+
 @router.post("/{code}/join", response_model=JoinRoomOut, responses=ERRORS)
 async def join_room(code: str, body: JoinRoomIn, request: Request, response: Response, live: LiveDep,
                     session: SessionDep, token: TokenDep):
@@ -62,73 +67,55 @@ async def join_room(code: str, body: JoinRoomIn, request: Request, response: Res
     mine = R.seat_of(room, token)
     if mine is not None:
         return {"code": room.code, "url": R.room_url(room.code), "seat": mine.seat, "token": token}
-    await session.commit()  # no transaction may wait on the room lock
-    async with live.table(room).lock:
-        await session.refresh(room, ["seats", "status"])
-        seat, new = await R.join_room(session, room, body.name)
+    async with live.tables.change(room.code, release=session) as held:
+        seat, new = await R.join_room(held.session, held.room, body.name)
     _set_seat_cookie(request, response, live, room.code, new)
-    await live.after_room_change(room.code)
     return {"code": room.code, "url": R.room_url(room.code), "seat": seat.seat, "token": new}
 
 
 @router.post("/{code}/bots", response_model=SeatOut, responses=ERRORS)
-async def add_bot(code: str, body: BotIn, live: LiveDep, session: SessionDep, token: TokenDep):
+async def add_bot(code: str, body: BotIn, live: LiveDep, token: TokenDep):
     """(Host only, before the start.) A computer player of `level` takes the next free seat."""
-    room = await R.load_room(session, code)
-    R.require_host(room, token)
-    await session.commit()  # no transaction may wait on the room lock
-    async with live.table(room).lock:
-        await session.refresh(room, ["seats", "status"])
-        seat = await R.add_bot(session, room, body.level)
-    await live.after_room_change(room.code)
+    async with live.tables.change(code) as held:
+        R.require_host(held.room, token)
+        seat = await R.add_bot(held.session, held.room, body.level)
     return {"seat": seat.seat}
 
 
 @router.post("/{code}/start", response_model=StatusOut, responses=ERRORS)
-async def start_game(code: str, live: LiveDep, session: SessionDep, token: TokenDep):
+async def start_game(code: str, live: LiveDep, token: TokenDep):
     """(Host only.) Start the game with the seated players; 409 `not_enough_players` below 2."""
-    room = await R.load_room(session, code)
-    R.require_host(room, token)
-    await session.commit()  # no transaction may wait on the room lock
-    async with live.table(room).lock:
-        await session.refresh(room, ["seats", "status"])
-        await R.start_game(session, room)
-    await live.after_room_change(room.code, game_started=True)
+    async with live.tables.change(code) as held:
+        R.require_host(held.room, token)
+        await R.start_game(held.session, held.room)
     return {"status": "playing"}
 
 
 @router.post("/{code}/seats/{seat}/bot", response_model=SeatOut, responses=ERRORS)
-async def seat_to_bot(code: str, body: BotIn, live: LiveDep, session: SessionDep, token: TokenDep,
+async def seat_to_bot(code: str, body: BotIn, live: LiveDep, token: TokenDep,
                       seat: str = Path(description="seat number, 0 to 3")):
     """(During a game.) A computer player plays a disconnected seat until its player connects
     again; 409 `seat_connected` while that seat has a live connection. The host may do it at
     once, any other connected seated player after HANDOVER_AFTER_S seconds offline (403 `not_yet`)."""
-    room = await R.load_room(session, code)
-    by = R.require_seat(room, token).seat
-    seat = _seat_number(seat)
-    await session.commit()  # no transaction may wait on the room lock
-    async with live.table(room).lock:
-        await session.refresh(room, ["seats", "status"])
-        await R.hand_seat_to_bot(session, room, seat, body.level, live.connected_seats(room.code), by,
-                                 live.hub.offline_for(room.code, seat), live.settings.handover_after_s)
-    await live.after_room_change(room.code)
-    return {"seat": seat}
+    async with live.tables.change(code) as held:
+        room = held.room
+        by = R.require_seat(room, token).seat
+        number = _seat_number(seat)
+        await R.hand_seat_to_bot(held.session, room, number, body.level, live.connected_seats(room.code), by,
+                                 live.hub.offline_for(room.code, number), live.settings.handover_after_s)
+    return {"seat": number}
 
 
 @router.delete("/{code}/seats/{seat}", response_model=SeatOut, responses=ERRORS)
-async def remove_bot(code: str, live: LiveDep, session: SessionDep, token: TokenDep,
+async def remove_bot(code: str, live: LiveDep, token: TokenDep,
                      seat: str = Path(description="seat number, 0 to 3")):
     """(Host only, before the start.) Take a computer player off its seat; 409 `not_a_bot`
     for a person's seat, 409 `game_started` after the start."""
-    room = await R.load_room(session, code)
-    R.require_host(room, token)
-    seat = _seat_number(seat)
-    await session.commit()  # no transaction may wait on the room lock
-    async with live.table(room).lock:
-        await session.refresh(room, ["seats", "status"])
-        await R.remove_bot(session, room, seat)
-    await live.after_room_change(room.code)
-    return {"seat": seat}
+    async with live.tables.change(code) as held:
+        R.require_host(held.room, token)
+        number = _seat_number(seat)
+        await R.remove_bot(held.session, held.room, number)
+    return {"seat": number}
 
 
 __all__ = ["router", "ApiError"]

@@ -1,0 +1,186 @@
+"""The action path, top to bottom in this module: client frame → parse → room lock → version
+check → `engine.play` → commit → fan-out through the player view.
+
+1. `Actions.on_frame` checks one frame of a room connection (size, `parse_client_message`);
+2. `Actions.act` takes the room's lock (`Tables.hold`), catches the table up with the database,
+   refuses duplicates and stale versions, asks the engine (`engine.action_from_json`,
+   `engine.play`; refusals carry `IllegalAction.code`);
+3. `_commit` stores the action and moves the room's version in one transaction (optimistic:
+   another process may have committed that version first: `_lost_race`);
+4. the new events and state go to every connection, each through its seat's player view
+   (`Broadcaster.broadcast_game`), and `ActionApplied` is published (computer players react).
+
+An action is committed before anyone hears of it.
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from sqlalchemy import bindparam, exists, insert, select
+from sqlalchemy.exc import IntegrityError
+
+import engine
+
+from ..config import Settings
+from ..logs import action_kind, log_event
+from ..models import ActionRow, Room, Seat, utcnow
+from .broadcast import Broadcaster
+from .events import ActionApplied, Events
+from .fanout import Fanout
+from .frames import refuse
+from .hub import Connection
+from .messages import BadMessage, error_msg, parse_client_message
+from .table import Table
+from .tables import Held, Tables
+
+log = logging.getLogger("osaka.live")
+
+# The statements of the hot path, built once (Core, on the tables: no ORM bookkeeping per action).
+_ROOMS, _SEATS = Room.__table__, Seat.__table__
+# The room row as `act` needs it, and whether any seat is a computer player's.
+_ROOM_FOR_ACT = select(
+    _ROOMS.c.id, _ROOMS.c.seed, _ROOMS.c.num_players, _ROOMS.c.version,
+    exists().where(_SEATS.c.room_id == _ROOMS.c.id, _SEATS.c.bot_level.is_not(None)).label("has_bots"),
+).where(_ROOMS.c.id == bindparam("room_id"))
+_INSERT_ACTION = insert(ActionRow.__table__)
+
+
+class Actions:
+    """Applies actions exactly once, for people (`on_frame`) and computer players (`act`)."""
+
+    def __init__(self, settings: Settings, tables: Tables, broadcaster: Broadcaster, fanout: Fanout,
+                 events: Events):
+        self.settings = settings
+        self.tables = tables
+        self.broadcaster = broadcaster
+        self.fanout = fanout
+        self.events = events
+
+    async def on_frame(self, conn: Connection, text: str | None) -> None:
+        """One client frame of a room connection: `ping` → `pong`; `act` → `act`; anything else
+        is refused (`bad_message`; `not_seated` for a spectator's action)."""
+        limit, max_bad = self.settings.max_frame_bytes, self.settings.max_bad_messages
+        if text is None:
+            return refuse(conn, "bad_message", "Messages are JSON text frames.", max_bad=max_bad)
+        if len(text) > limit or len(text.encode("utf-8", "surrogatepass")) > limit:
+            return refuse(conn, "bad_message", f"A message is at most {limit} bytes.", max_bad=max_bad)
+        try:
+            msg = parse_client_message(text)
+        except BadMessage as exc:
+            return refuse(conn, "bad_message", str(exc), exc.msg_id, max_bad=max_bad)
+        if msg["type"] == "ping":
+            conn.send({"type": "pong"})
+        elif conn.seat is None:
+            conn.send(error_msg("not_seated", "Spectators cannot act.", msg["id"]))
+        else:
+            await self.act(conn.room, conn.seat, msg["id"], msg["version"], msg["action"], reply=conn)
+
+    async def act(self, code: str, seat: int, action_id: str, version: int, action: dict, *,
+                  reply: Connection | None = None, bot_level: str | None = None) -> bool:
+        """Apply one action exactly once; True when it was applied.
+
+        Refusals go to `reply` as `error` frames: `stale_version`, `game_not_started`, the
+        engine's `IllegalAction.code`; an `action_id` this seat already used gets the current
+        state instead (ids are unique per seat, not per room: docs/protocol.md).
+        A computer player's action (`bot_level` set) is dropped if the seat is no longer a bot's.
+        """
+        table = self.tables.get(code)
+        if table is None:
+            return False
+        attempt = _Attempt(code, seat, action_id, version, action, reply, bot_level is not None)
+        async with self.tables.hold(table) as held:
+            # Hot path (docs/performance.md): one Core read of the room row (+ whether any seat
+            # is a computer player's), the exactly-once check against the ids the synced table
+            # holds, then INSERT + UPDATE + COMMIT: one transaction.
+            room = (await held.session.execute(_ROOM_FOR_ACT, {"room_id": table.room_id})).first()
+            if room is None:
+                return attempt.refuse("room_not_found", "The room is gone.")
+            if room.seed is None:
+                return attempt.refuse("game_not_started", "The game has not started yet.")
+            await held.catch_up(room)
+            if (seat, action_id) in table.action_ids:
+                return self._duplicate(attempt, table)
+            if version != table.version:
+                return attempt.refuse("stale_version", f"The game is at version {table.version}, not {version}.")
+            if bot_level is not None and await held.session.scalar(select(Seat.bot_level).where(
+                    Seat.room_id == room.id, Seat.seat == seat)) is None:
+                attempt.note("not_a_bot_seat")
+                return False
+            try:
+                parsed = engine.action_from_json(action)
+                new_state, events = engine.play(table.state, seat, parsed)
+            except engine.IllegalAction as exc:
+                return attempt.refuse(exc.code, exc.message)
+            new_version, over = table.version + 1, new_state.phase == "over"
+            if not await self._commit(held, seat, action_id, parsed.to_json(), over):
+                return await self._lost_race(held, attempt)
+            table.applied(new_state, new_version, seat, action_id, events)
+            self.broadcaster.broadcast_game(table, [(new_version, events)])
+            if over:
+                await self.broadcaster.broadcast_room(held.session, code)
+        attempt.note("applied", new_version)
+        await self.events.publish(ActionApplied(code, new_version, room.has_bots))
+        return True
+
+    async def _commit(self, held: Held, seat: int, action_id: str, action: dict, over: bool) -> bool:
+        """INSERT the action, move the room's version (the fan-out tells the other processes on
+        commit), COMMIT. False, rolled back, when another process committed this version or
+        this (seat, id) first."""
+        table, session = held.table, held.session
+        try:
+            await session.execute(_INSERT_ACTION, {
+                "room_id": table.room_id, "version": table.version + 1, "action_id": action_id,
+                "seat": seat, "action": action, "created_at": utcnow()})
+            bump = {"room_id": table.room_id, "old_version": table.version,
+                    "new_version": table.version + 1, "new_status": "over" if over else "playing"}
+            if not await self.fanout.bump_version(session, table.code, bump):
+                raise IntegrityError("version moved", None, Exception("lost race"))
+            await session.commit()
+            return True
+        except IntegrityError:
+            await session.rollback()
+            return False
+
+    async def _lost_race(self, held: Held, attempt: _Attempt) -> bool:
+        """Another process committed first: catch up and answer like a late client."""
+        await held.read_room()
+        table = held.table
+        dup = await held.session.scalar(select(ActionRow.id).where(
+            ActionRow.room_id == table.room_id, ActionRow.seat == attempt.seat,
+            ActionRow.action_id == attempt.action_id))
+        if dup is not None:
+            return self._duplicate(attempt, table)
+        return attempt.refuse("stale_version", f"The game is at version {table.version}.")
+
+    def _duplicate(self, attempt: _Attempt, table: Table) -> bool:
+        """An id this seat already used: the current state instead of a refusal."""
+        attempt.note("duplicate")
+        if attempt.reply is not None:
+            self.broadcaster.send_state(attempt.reply, table)
+        return False
+
+
+@dataclass
+class _Attempt:
+    """One submitted action, for its log line and its refusal."""
+    code: str
+    seat: int
+    action_id: str
+    version: int
+    action: dict
+    reply: Connection | None
+    by_bot: bool
+
+    def note(self, outcome: str, at: int | None = None) -> None:
+        """One log line per action outcome: its type and outcome code, never its payload (app/logs.py)."""
+        log_event(log, "action", room=self.code, seat=self.seat, action=action_kind(self.action),
+                  version=self.version if at is None else at, outcome=outcome,
+                  by="bot" if self.by_bot else "player")
+
+    def refuse(self, err: str, message: str) -> bool:
+        """Log and answer a refusal (an `error` frame with the action's id); → False."""
+        self.note(err)
+        if self.reply is not None:
+            self.reply.send(error_msg(err, message, self.action_id))
+        return False

@@ -1,0 +1,106 @@
+"""Frames out to a room's connections, every one built through the engine's player view.
+
+Every game frame is made from `engine.player_view` for the receiving connection's seat
+(`Table.view`) and from events filtered by `visible_to` (`Table.history`, `visible`), so hidden
+information is removed in one place (docs/engine.md). Sending never waits: frames are queued
+per connection (hub.py).
+"""
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import selectinload
+
+from .. import rooms as R
+from ..config import Settings
+from ..models import Room
+from .fanout import Fanout
+from .hub import Connection, Hub, dumps
+from .table import Table, visible
+
+
+class Broadcaster:
+    """Room summaries and game frames for the connections of this process (`hub`)."""
+
+    def __init__(self, hub: Hub, settings: Settings, fanout: Fanout):
+        self.hub = hub
+        self.settings = settings
+        self.fanout = fanout
+
+    # ------------------------------------------------------------- presence
+    def connected_seats(self, code: str) -> set[int]:
+        """Seats of a room with a live connection here or in another process."""
+        return self.hub.connected_seats(code) | self.fanout.remote_seats(code)
+
+    def summary(self, room: Room, you: int | None) -> dict:
+        """The room summary (`RoomOut`, app/rooms.py) with presence from every process."""
+        return R.summary(room, self.connected_seats(room.code), you,
+                         lambda n: self.hub.offline_for(room.code, n), self.settings.handover_after_s)
+
+    async def broadcast_room(self, session: AsyncSession, code: str) -> None:
+        """Send the room summary, as committed now, to every connection of the room."""
+        conns = self.hub.of(code)
+        if not conns:
+            return
+        room = await session.scalar(select(Room).where(Room.code == code)
+                                    .options(selectinload(Room.seats)).execution_options(populate_existing=True))
+        if room is not None:
+            self.send_room(room)
+
+    def send_room(self, room: Room) -> None:
+        """Send the summary of `room` (read under its lock) to every connection of the room."""
+        base = self.summary(room, None)
+        for conn in self.hub.of(room.code):
+            conn.send({"type": "room", "room": {**base, "you": conn.seat}})
+
+    # ----------------------------------------------------------------- game
+    def send_sync(self, conn: Connection, table: Table) -> None:
+        """History, then state, to one connection (on connect, and when a game starts)."""
+        if table.state is None:
+            return
+        conn.send({"type": "history", "version": table.version, "events": table.history(conn.seat)})
+        conn.send({"type": "state", "version": table.version, "view": table.view(conn.seat)})
+
+    def send_state(self, conn: Connection, table: Table) -> None:
+        """The current state to one connection."""
+        if table.state is not None:
+            conn.send({"type": "state", "version": table.version, "view": table.view(conn.seat)})
+
+    def broadcast_game(self, table: Table, actions: list[tuple[int, list[dict]]]) -> None:
+        """For each (version, events): the events filtered per seat; then the current state.
+        Frames are built once per seat and shared by that seat's connections."""
+        if not actions:
+            return
+        frames: dict[int | None, list[str]] = {}
+        for conn in self.hub.of(table.code):
+            if conn.seat not in frames:
+                out = [dumps({"type": "event", "version": v, "events": visible(ev, conn.seat)})
+                       for v, ev in actions]
+                out.append(dumps({"type": "state", "version": table.version,
+                                  "view": table.view(conn.seat)}))
+                frames[conn.seat] = out
+            for text in frames[conn.seat]:
+                conn.send(text)
+
+    async def catch_up(self, session: AsyncSession, table: Table, room) -> tuple[bool, list]:
+        """`sync` then `tell`: the table brought up to `room` and the room's connections told.
+        → (started, [(version, events) caught up])."""
+        started, caught = await self.sync(session, table, room)
+        self.tell(table, started, caught)
+        return started, caught
+
+    @staticmethod
+    async def sync(session: AsyncSession, table: Table, room) -> tuple[bool, list]:
+        """Bring `table` up to `room` as read now (`Table.sync`), telling nobody yet.
+        → (the game has just started, [(version, events) of the actions committed elsewhere])."""
+        started = table.state is None and room.seed is not None
+        return started, await table.sync(session, room)
+
+    def tell(self, table: Table, started: bool, caught: list) -> None:
+        """After `sync`: history and state to every connection if the game has just started,
+        else the events and state of the actions caught up."""
+        if started:
+            for conn in self.hub.of(table.code):
+                self.send_sync(conn, table)
+        else:
+            self.broadcast_game(table, caught)

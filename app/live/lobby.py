@@ -1,0 +1,95 @@
+"""The lobby feed (`/ws/lobby`): the open public rooms, pushed to every lobby connection when
+the list changes (docs/protocol.md §Lobby). Recomputed at most every LOBBY_MIN_INTERVAL_S,
+and never while nobody watches."""
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from starlette.websockets import WebSocket
+
+from .. import rooms as R
+from ..config import Settings
+from .events import RoomChanged
+from .frames import GONE, next_frame, refuse
+from .hub import Connection, Hub, dumps
+from .messages import is_ping
+
+log = logging.getLogger("osaka.live")
+LOBBY_MIN_INTERVAL_S = 0.5  # the lobby list is recomputed at most this often
+
+
+class LobbyFeed:
+    """Lobby connections of this process (`hub.lobby`) and the task that keeps them current."""
+
+    def __init__(self, settings: Settings, sessions: async_sessionmaker[AsyncSession], hub: Hub):
+        self.settings = settings
+        self.sessions = sessions
+        self.hub = hub
+        self._sent: str | None = None
+        self._dirty = asyncio.Event()
+
+    async def serve(self, ws: WebSocket) -> None:
+        """The lobby feed: `{"type": "rooms", "rooms": [...]}` on connect and on every change."""
+        await ws.accept()
+        conn = Connection(ws, room=None, seat=None, queue_size=self.settings.send_queue_size,
+                          flood_rate=self.settings.flood_rate, flood_burst=self.settings.flood_burst)
+        if not self.hub.lobby:
+            self._sent = None  # not kept up to date while nobody listened
+        self.hub.lobby.add(conn)
+        max_bad = self.settings.max_bad_messages
+        try:
+            conn.send({"type": "rooms", "rooms": await self.rooms()})
+            while True:
+                text = await next_frame(conn, max_bad=max_bad)
+                if text is GONE:
+                    return
+                if text is not None and len(text) <= 1024 and is_ping(text):
+                    conn.send({"type": "pong"})
+                else:
+                    refuse(conn, "bad_message", "The lobby feed only answers pings.", max_bad=max_bad)
+        finally:
+            conn.stop_writer()
+            self.hub.lobby.discard(conn)
+
+    async def rooms(self) -> list[dict]:
+        """The open public rooms now (app/rooms.py `lobby_rooms`)."""
+        async with self.sessions() as session:
+            return await R.lobby_rooms(session, self.settings.lobby_idle_s, self.hub.busy_rooms())
+
+    def mark_dirty(self) -> None:
+        """The lobby list may have changed: `run` recomputes it soon (coalesced: at most once
+        per LOBBY_MIN_INTERVAL_S, however many changes come in meanwhile)."""
+        self._dirty.set()
+
+    def on_room_changed(self, event: RoomChanged) -> None:
+        """A public room that is waiting, or has just started, may enter or leave the list."""
+        if event.public and (event.status == "waiting" or event.started):
+            self.mark_dirty()
+
+    async def run(self) -> None:
+        """Push the list after changes until cancelled (a background task)."""
+        while True:
+            await self._dirty.wait()
+            self._dirty.clear()
+            try:
+                await self.push()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("lobby refresh failed")
+            await asyncio.sleep(LOBBY_MIN_INTERVAL_S)
+
+    async def push(self) -> None:
+        """Recompute the open public rooms and push them to lobby connections if the list
+        changed (no query at all while nobody watches the lobby)."""
+        if not self.hub.lobby:
+            self._sent = None
+            return
+        text = dumps({"type": "rooms", "rooms": await self.rooms()})
+        if text == self._sent:
+            return
+        self._sent = text
+        for conn in list(self.hub.lobby):
+            conn.send(text)

@@ -1,0 +1,73 @@
+"""Client frames in, `error` frames out: the pure part of docs/protocol.md §WebSocket.
+
+No I/O here: `parse_client_message` checks one frame's text; `error_msg` builds a refusal.
+"""
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any
+
+MAX_ACTION_ID = 128
+BOT_ID_PREFIX = "bot:"  # action ids reserved for the server's computer players (bots.py)
+
+
+def error_msg(code: str, message: str, msg_id: Any = None) -> dict:
+    """An `error` frame (the `id` of the refused message when it had a usable one)."""
+    out: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if isinstance(msg_id, str) and len(msg_id) <= MAX_ACTION_ID:
+        out["id"] = msg_id
+    return out
+
+
+class BadMessage(Exception):
+    """A client frame that is not a valid message (→ `bad_message`); `msg_id` is the frame's
+    `id` when it had one (echoed in the error frame)."""
+
+    def __init__(self, message: str, msg_id: Any = None):
+        super().__init__(message)
+        self.msg_id = msg_id
+
+
+def parse_client_message(text: str) -> dict:
+    """Check one client frame: `{"type": "ping"}` or `{"type": "act", "id", "version", "action"}`.
+
+    Raises BadMessage with a reason for anything else."""
+    try:
+        msg = json.loads(text)
+    except (ValueError, RecursionError):
+        raise BadMessage("The message is not JSON.") from None
+    if not isinstance(msg, dict):
+        raise BadMessage("A message is a JSON object.")
+    kind, msg_id = msg.get("type"), msg.get("id")
+    if kind == "ping":
+        return msg
+    if kind != "act":
+        raise BadMessage("Unknown message type.", msg_id)
+    version, action = msg.get("version"), msg.get("action")
+    if not isinstance(msg_id, str) or not 1 <= len(msg_id) <= MAX_ACTION_ID:
+        raise BadMessage(f"`id` is a string of 1 to {MAX_ACTION_ID} characters.", msg_id)
+    if msg_id.startswith(BOT_ID_PREFIX):
+        raise BadMessage(f"Ids starting with `{BOT_ID_PREFIX}` are reserved for computer players.", msg_id)
+    if not isinstance(version, int) or isinstance(version, bool) or version < 0:
+        raise BadMessage("`version` is a non-negative integer.", msg_id)
+    if not isinstance(action, dict):
+        raise BadMessage("`action` is a JSON object.", msg_id)
+    return msg
+
+
+def is_ping(text: str) -> bool:
+    """True for the lobby's `{"type": "ping"}`; False for anything else, including JSON nested
+    too deeply for the parser (RecursionError)."""
+    try:
+        return json.loads(text) == {"type": "ping"}
+    except (ValueError, RecursionError):
+        return False
+
+
+def bot_action_id() -> str:
+    """A fresh id for a computer player's action: `BOT_ID_PREFIX` + 128 random bits (uuid4).
+
+    Unpredictable, and in a prefix clients may not use (`bad_message`), so no player can
+    plant an id that makes a bot's move come back as a duplicate."""
+    return f"{BOT_ID_PREFIX}{uuid.uuid4().hex}"

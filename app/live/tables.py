@@ -1,0 +1,198 @@
+"""The tables of this process and the one way into a room: `Tables.hold` (and `Tables.change`).
+
+The room-lock rule: no database transaction may wait on a room's lock. With SQLite's one pooled
+connection (app/db.py), a transaction waiting for the lock keeps the connection the lock's
+holder needs, and both wait forever. `hold` enforces the rule instead of a comment asking for
+it: the session a caller used before is ended first (`release`, committed; it may not hold
+changes), the lock is taken, and only then is a fresh session opened for the work under the
+lock. Holding two room locks in one task (which could deadlock) raises `RoomLockMisuse`.
+
+`hold` also re-reads the room and catches the table up (what other processes committed goes
+out to the connections first); `change` is `hold` for the HTTP room changes: it commits, sends
+the new room summary (history and state too when the game started) and, after the lock is
+released, publishes `RoomChanged` (the lobby, the other processes and the bots react).
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.orm import selectinload
+
+from ..errors import ApiError
+from ..models import Room
+from ..security import normalize_code
+from .broadcast import Broadcaster
+from .events import Events, RoomChanged
+from .table import Table
+
+
+class RoomLockMisuse(RuntimeError):
+    """A room lock was asked for in a way that could deadlock (see the module docstring)."""
+
+
+class RoomGone(ApiError):
+    """There is no room with this code (404 `room_not_found`)."""
+
+    def __init__(self) -> None:
+        super().__init__(404, "room_not_found", "There is no room with this code.")
+
+
+class Held:
+    """One room under its lock: `session` (opened after the lock was taken), `table`, and
+    `room` once `read_room` has read it."""
+
+    def __init__(self, tables: Tables, session: AsyncSession, table: Table):
+        self.session = session
+        self.table = table
+        self.room: Room | None = None
+        self.started = False        # the last catch-up found the game just started
+        self.caught: list = []      # ... and these actions committed elsewhere
+        self._tables = tables
+        self._changed = False
+
+    async def read_room(self, *, catch_up: bool = True) -> Room | None:
+        """The room with its seats as committed now (None if deleted); unless `catch_up` is
+        False, the table is caught up with it (`catch_up`)."""
+        self.room = await self.session.scalar(
+            select(Room).where(Room.id == self.table.room_id).options(selectinload(Room.seats))
+            .execution_options(populate_existing=True))
+        if self.room is not None and catch_up:
+            await self.catch_up(self.room)
+        return self.room
+
+    async def catch_up(self, row: Any) -> None:
+        """Sync the table to `row` (any row with seed, num_players, version) and tell the room
+        (Broadcaster.catch_up); sets `started` and `caught`."""
+        self.started, self.caught = await self._tables.broadcaster.catch_up(self.session, self.table, row)
+
+    def changed(self) -> None:
+        """The room's seats or status change here: on leaving, commit, send the room summary
+        (and history and state if the game started), then publish `RoomChanged`."""
+        self._changed = True
+
+
+class Tables:
+    """code → `Table` of the rooms this process serves, and their locks."""
+
+    def __init__(self, sessions: async_sessionmaker[AsyncSession], broadcaster: Broadcaster, events: Events):
+        self.sessions = sessions
+        self.broadcaster = broadcaster
+        self.events = events
+        self._tables: dict[str, Table] = {}
+        self._holders: dict[asyncio.Task, str] = {}   # task → the room whose lock it holds
+        self._users: dict[str, int] = {}               # code → tasks holding or awaiting its lock
+
+    # ------------------------------------------------------------- registry
+    def of(self, room: Room) -> Table:
+        """The table of a room (created empty; `Table.sync` fills it)."""
+        table = self._tables.get(room.code)
+        if table is None or table.room_id != room.id:
+            table = self._tables[room.code] = Table(room.code, room.id)
+        return table
+
+    def get(self, code: str) -> Table | None:
+        """The table of room `code` if this process has one."""
+        return self._tables.get(code)
+
+    def codes(self) -> list[str]:
+        """Codes of the rooms with a table here, sorted."""
+        return sorted(self._tables)
+
+    def forget_idle(self, keep: set[str]) -> None:
+        """Drop the tables not in `keep` whose lock nobody holds or awaits (a later use rebuilds
+        them from the database; a lock in use is never replaced by a second one)."""
+        for code in list(self._tables):
+            if code not in keep and not self._users.get(code):
+                del self._tables[code]
+
+    async def _table_for(self, code: str) -> Table | None:
+        table = self._tables.get(code)
+        if table is not None:
+            return table
+        async with self.sessions() as session:   # closed before anyone waits for a lock
+            room = await session.scalar(select(Room).where(Room.code == code))
+        return None if room is None else self.of(room)
+
+    # ---------------------------------------------------------------- locks
+    @contextlib.asynccontextmanager
+    async def hold(self, target: str | Table, *, release: AsyncSession | None = None) -> AsyncIterator[Held]:
+        """Take a room's lock; yield `Held` with a session opened under it.
+
+        `target` is a room code or a table; a code of no room raises `RoomGone`. `release`: a session the caller used before — committed first, and it
+        must hold no unsaved changes (RoomLockMisuse). The session under the lock is committed
+        on leaving (rolled back on an exception); with `Held.changed()` the room is told."""
+        task = asyncio.current_task()
+        if task in self._holders:
+            raise RoomLockMisuse(f"this task already holds the lock of room {self._holders[task]}")
+        if release is not None:
+            if release.new or release.dirty or release.deleted:
+                raise RoomLockMisuse("a session with unsaved changes may not wait for a room lock")
+            await release.commit()
+        table = target if isinstance(target, Table) else await self._table_for(target)
+        if table is None:
+            raise RoomGone()
+        code = table.code
+        self._users[code] = self._users.get(code, 0) + 1
+        event = None
+        try:
+            async with table.lock:
+                self._holders[task] = code
+                try:
+                    async with self.sessions() as session:
+                        held = Held(self, session, table)
+                        yield held
+                        await session.commit()
+                        if held._changed:
+                            event = await self._announce(held)
+                finally:
+                    del self._holders[task]
+        finally:
+            self._users[code] -= 1
+            if not self._users[code]:
+                del self._users[code]
+        if event is not None:
+            await self.events.publish(event)
+
+    async def _announce(self, held: Held) -> RoomChanged | None:
+        """After a committed change, under the lock: the summary to the room, then history and
+        state if the game just started; → the event to publish once the lock is released."""
+        room = await held.session.scalar(
+            select(Room).where(Room.id == held.table.room_id).options(selectinload(Room.seats))
+            .execution_options(populate_existing=True))
+        if room is None:
+            return None
+        self.broadcaster.send_room(room)
+        await held.catch_up(room)
+        return RoomChanged(room.code, room.status, room.public, started=held.started)
+
+    @contextlib.asynccontextmanager
+    async def change(self, raw_code: str, *, release: AsyncSession | None = None) -> AsyncIterator[Held]:
+        """`hold` for a change of a room's seats or status (the HTTP routes): yields `Held`
+        with `room` read under the lock (ApiError 404 `room_not_found` if there is none, also
+        for a malformed code: `RoomGone`); the body changes it through `held.session` without committing.
+        On leaving: commit, room summary to every connection, `RoomChanged` (see `hold`)."""
+        code = normalize_code(raw_code)
+        if code is None:
+            raise RoomGone()
+        async with self.hold(code, release=release) as held:
+            if await held.read_room() is None:
+                raise RoomGone()
+            yield held
+            held.changed()
+
+    @contextlib.asynccontextmanager
+    async def hold_all(self) -> AsyncIterator[None]:
+        """Every room's lock, taken one at a time in code order, no session (the shutdown's
+        drain, app/shutdown.py): an action being applied finishes — committed and broadcast —
+        before this returns. Cannot deadlock with `hold`: each holder takes one lock only."""
+        async with contextlib.AsyncExitStack() as stack:
+            for code in self.codes():
+                table = self._tables.get(code)
+                if table is not None:
+                    await stack.enter_async_context(table.lock)
+            yield
