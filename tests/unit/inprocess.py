@@ -1,0 +1,35 @@
+"""Helpers of the in-process tests: an app with its lifespan-free `Live`, and an HTTP client."""
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from http.cookiejar import DefaultCookiePolicy
+
+import httpx
+
+from app.config import Settings
+from app.live.service import Live
+from app.main import create_app
+
+
+@contextlib.asynccontextmanager
+async def running(settings: Settings) -> AsyncIterator[tuple[Live, httpx.AsyncClient]]:
+    """(live, client): the app's `Live` started (lobby feed, fan-out) and an httpx client that
+    calls the app in this event loop; everything closed afterwards. The client keeps no
+    cookies: every request speaks for the token it sends (many players share one client)."""
+    app = create_app(settings)
+    live: Live = app.state.live
+    await live.start()
+    transport = httpx.ASGITransport(app=app)
+    try:
+        async with httpx.AsyncClient(transport=transport, base_url="http://osaka.test") as client:
+            client.cookies.jar.set_policy(DefaultCookiePolicy(allowed_domains=[]))
+            yield live, client
+    finally:
+        await live.close()
+        await app.state.db_engine.dispose()
+
+
+def auth(token: str) -> dict:
+    """The Authorization header of a seat token."""
+    return {"Authorization": f"Bearer {token}"}
