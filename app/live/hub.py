@@ -36,7 +36,7 @@ class Connection:
         self.on_drop: Callable[[Connection], None] | None = None  # told when dropped for slowness
         self.bad_messages = 0
         self.lobby_relevant = False  # a public waiting room's connection (its comings and goings change the lobby)
-        self.departed = False        # its disconnect was handled (Live._after_disconnect)
+        self.departed = False        # its disconnect was handled (Presence.departed)
         self._queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=queue_size)
         self._writer = asyncio.create_task(self._write(), name=f"ws-writer-{room}")
         self._rate, self._burst = flood_rate, float(flood_burst)
