@@ -10,16 +10,18 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 
 class ApiError(Exception):
-    """A refused request: HTTP `status`, stable snake_case `code`, human `message`."""
+    """A refused request: HTTP `status`, stable snake_case `code`, human `message` (English,
+    for logs and developers), and `fields`: the refusal's parameters as JSON values (e.g.
+    `retry_after_s=12`), sent next to the code so a client words it in its own language."""
 
-    def __init__(self, status: int, code: str, message: str):
+    def __init__(self, status: int, code: str, message: str, **fields: int | str):
         super().__init__(message)
-        self.status, self.code, self.message = status, code, message
+        self.status, self.code, self.message, self.fields = status, code, message, fields
 
 
-def error_body(code: str, message: str) -> dict:
-    """The JSON body of an error answer."""
-    return {"error": {"code": code, "message": message}}
+def error_body(code: str, message: str, **fields: int | str) -> dict:
+    """The JSON body of an error answer: `{"error": {"code", "message", **fields}}`."""
+    return {"error": {"code": code, "message": message, **fields}}
 
 
 # Which body field's validation failure gets which specific code (else bad_request).
@@ -37,7 +39,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(ApiError)
     async def _api_error(_req: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse(error_body(exc.code, exc.message), status_code=exc.status)
+        return JSONResponse(error_body(exc.code, exc.message, **exc.fields), status_code=exc.status)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_req: Request, exc: RequestValidationError) -> JSONResponse:

@@ -104,7 +104,7 @@ def _next_seat(room: Room) -> int:
     for n in range(MAX_SEATS):
         if n not in taken:
             return n
-    raise ApiError(409, "room_full", f"The room already has {MAX_SEATS} players.")
+    raise ApiError(409, "room_full", f"The room already has {MAX_SEATS} players.", max_seats=MAX_SEATS)
 
 
 async def join_room(session: AsyncSession, room: Room, name: str) -> tuple[Seat, str]:
@@ -159,7 +159,8 @@ async def start_game(session: AsyncSession, room: Room) -> None:
     409 `game_started` if already started, 409 `not_enough_players` with fewer than 2."""
     _require_waiting(room)
     if len(room.seats) < MIN_PLAYERS:
-        raise ApiError(409, "not_enough_players", f"At least {MIN_PLAYERS} players are needed.")
+        raise ApiError(409, "not_enough_players", f"At least {MIN_PLAYERS} players are needed.",
+                       min_players=MIN_PLAYERS)
     result = await session.execute(
         update(Room).where(Room.id == room.id, Room.status == "waiting")
         .values(status="playing", seed=secrets.randbits(62), num_players=len(room.seats),
@@ -178,7 +179,7 @@ async def hand_seat_to_bot(session: AsyncSession, room: Room, number: int, level
     `offline_s` ≥ `after_s` seconds (Settings.handover_after_s), so one lost cookie cannot
     stall a game. 404 `seat_not_found`, 409 `game_not_started` / `game_over` /
     `seat_connected`, 403 `not_connected` (the caller's own seat has no live connection),
-    403 `not_yet` (message: the whole seconds left)."""
+    403 `not_yet` (field `retry_after_s`: the whole seconds left)."""
     if room.status == "waiting":
         raise ApiError(409, "game_not_started", "The game has not started yet.")
     if room.status == "over":
@@ -193,7 +194,7 @@ async def hand_seat_to_bot(session: AsyncSession, room: Room, number: int, level
             raise ApiError(403, "not_connected", "Only a player connected to the game may do this.")
         if offline_s < after_s:
             left = math.ceil(after_s - offline_s)
-            raise ApiError(403, "not_yet", f"Possible in {left} s.")
+            raise ApiError(403, "not_yet", f"Possible in {left} s.", retry_after_s=left)
     seat.bot_level = level
     return seat
 
@@ -238,6 +239,9 @@ async def lobby_rooms(session: AsyncSession, idle_s: float, busy: set[str]) -> l
     for room in rooms:
         out.append({"code": room.code, "url": room_url(room.code),
                     "players": [s.name for s in sorted(room.seats, key=lambda s: s.seat)],
+                    "seats": [{"seat": s.seat, "name": s.name, "bot": s.bot_level is not None,
+                               "bot_level": s.bot_level}
+                              for s in sorted(room.seats, key=lambda s: s.seat)],
                     "seats_free": MAX_SEATS - len(room.seats), "status": room.status,
                     "created_at": iso(room.created_at)})
     return out

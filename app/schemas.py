@@ -117,12 +117,22 @@ class RoomOut(BaseModel):
     you: int | None = None
 
 
+class LobbySeatOut(BaseModel):
+    """One taken seat of a lobby room (a client names computer players from `bot_level`)."""
+
+    seat: int
+    name: str
+    bot: bool
+    bot_level: BotLevel | None
+
+
 class LobbyRoomOut(BaseModel):
     """One open public room in the lobby list."""
 
     code: str
     url: str
     players: list[str]
+    seats: list[LobbySeatOut] = []
     seats_free: int
     status: RoomStatus
     created_at: str

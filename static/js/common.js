@@ -1,5 +1,5 @@
 // Shared bits of the room pages: names, player colours, remembering the typed name.
-import { t } from "./i18n.js";
+import { t, has } from "./i18n.js";
 
 /** Player colours of the box (white, pink, grey, tan), by seat: never a goods colour. */
 export const PLAYER_COLORS = ["white", "pink", "grey", "tan"];
@@ -70,9 +70,10 @@ export function validName(n) {
   return v;
 }
 
-/** A translated message for a refused request: our text for known codes, else the server's. */
-export function errorText(code, message) {
-  const k = "err." + code;
-  const v = t(k);
-  return v !== k ? v : (message || code);
+/** A refusal in the page's language: the text for its code with the parameters the server
+ *  sent as fields (`retry_after_s`, `max_seats`, …; never read from its English message). */
+export function errorText(code, fields) {
+  const f = { ...(fields || {}), code };
+  if (typeof f.retry_after_s === "number") f.n = f.retry_after_s;
+  return has("err." + code) ? t("err." + code, f) : t("err.unknown", f);
 }

@@ -37,14 +37,14 @@ async function main() {
       rememberName(n);
       location.href = "/r/" + encodeURIComponent(r.code);
     } catch (e) {
-      err.textContent = errorText(e.code, e.message);
+      err.textContent = errorText(e.code, e.fields);
       btn.disabled = false;
     }
   });
 
   // Enabled only now, so an early click never submits the form natively.
   document.getElementById("create-btn").disabled = false;
-  try { rooms = await api("GET", "/api/rooms"); renderRooms(); } catch (e) { toast(errorText(e.code, e.message)); }
+  try { rooms = await api("GET", "/api/rooms"); renderRooms(); } catch (e) { toast(errorText(e.code, e.fields)); }
   const live = document.getElementById("lobby-live");
   const sock = new LiveSocket("/ws/lobby", {
     onMessage(msg) {

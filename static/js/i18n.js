@@ -41,6 +41,7 @@ export async function initI18n() {
 
 function markLang() {
   document.documentElement.lang = lang;
+  plural = new Intl.PluralRules(lang);
   for (const b of document.querySelectorAll(".lang-btn")) {
     b.setAttribute("aria-pressed", String(b.dataset.lang === lang));
   }
@@ -71,18 +72,41 @@ function lookup(key) {
 /** The raw catalogue entry (string, array or object) for structured texts. */
 export function raw(key) { return lookup(key); }
 
-/** t("log.take", {name: "Bob"}) -> string with {placeholders} filled in (as text). */
+let plural = new Intl.PluralRules("en");
+
+/** The catalogue key for a count: "<key>_zero" for 0 when there is one, else the language's
+ *  plural category ("<key>_one", "<key>_few", … by Intl.PluralRules), else "<key>". */
+function countKey(key, n) {
+  if (typeof n !== "number") return key;
+  if (n === 0 && lookup(key + "_zero") !== undefined) return key + "_zero";
+  const k = key + "_" + plural.select(n);
+  return lookup(k) !== undefined ? k : key;
+}
+
+/** t("log.take", {name: "Bob"}) -> string with {placeholders} filled in (as text); a
+ *  numeric `n` picks the plural form. */
 export function t(key, params) {
-  // Plural: a "<key>_one" entry is used when params.n === 1 ("1 card", "1 Karte").
-  // ... and a "<key>_zero" entry when params.n === 0 ("no insurance icons").
-  if (params && params.n === 1 && lookup(key + "_one") !== undefined) key += "_one";
-  else if (params && params.n === 0 && lookup(key + "_zero") !== undefined) key += "_zero";
+  if (params) key = countKey(key, params.n);
   let v = lookup(key);
   if (v === undefined) return key;
-  if (typeof v === "function") return v(params || {});
   v = String(v);
   if (params) v = v.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
   return v;
+}
+
+/** True when the catalogue has `key`. */
+export function has(key) { return lookup(key) !== undefined; }
+
+/** ["Ann", "Bob", "Cy"] -> "Ann, Bob and Cy" in the page's language (Intl.ListFormat). */
+export function listText(items) {
+  return new Intl.ListFormat(lang, { type: "conjunction" }).format(items.map(String));
+}
+
+/** Like listText, for rich items (nodes): an array of the items with the language's
+ *  separators (strings) between them. */
+export function listParts(items) {
+  const parts = new Intl.ListFormat(lang, { type: "conjunction" }).formatToParts(items.map((_, i) => String(i)));
+  return parts.map((p) => (p.type === "element" ? items[Number(p.value)] : p.value));
 }
 
 /**
@@ -90,6 +114,7 @@ export function t(key, params) {
  * (card chips) can sit inside a translated sentence; strings are added as text.
  */
 export function tn(key, params) {
+  if (params) key = countKey(key, params.n);
   const v = String(lookup(key) ?? key);
   const out = [];
   let last = 0;

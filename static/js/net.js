@@ -1,9 +1,10 @@
 // HTTP and WebSocket plumbing. The player token lives in an HttpOnly cookie that the browser
 // sends by itself on same-origin fetch and WebSocket calls; scripts never see it.
 
-/** An error the server refused with: {code, message, status}. */
+/** An error the server refused with: {code, message, status, fields (the error object's
+ *  parameters, e.g. retry_after_s)}. */
 export class ApiError extends Error {
-  constructor(code, message, status) { super(message); this.code = code; this.status = status; }
+  constructor(code, message, status, fields) { super(message); this.code = code; this.status = status; this.fields = fields || {}; }
 }
 
 /** fetch JSON; throws ApiError with the server's {"error": {code, message}} on 4xx/5xx. */
@@ -26,7 +27,7 @@ export async function api(method, path, body) {
     const err = (data && data.error) || {};
     let msg = err.message;
     if (!msg && data && data.detail) msg = typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail);
-    throw new ApiError(err.code || (data && typeof data.detail === "string" ? data.detail : "http_" + res.status), msg || res.statusText, res.status);
+    throw new ApiError(err.code || (data && typeof data.detail === "string" ? data.detail : "http_" + res.status), msg || res.statusText, res.status, err);
   }
   return data;
 }

@@ -64,11 +64,7 @@ ctx.act = (action) => {
 };
 ctx.hostBot = async (seat, level) => {
   try { await api("POST", `/api/rooms/${encodeURIComponent(code)}/seats/${seat}/bot`, { level }); }
-  catch (e) {
-    // 403 not_yet says in its message how many seconds are left ("Possible in 12 s.").
-    if (e.code === "not_yet") toast(t("err.not_yet", { n: (String(e.message).match(/\d+/) || ["?"])[0] }));
-    else toast(errorText(e.code, e.message));
-  }
+  catch (e) { toast(errorText(e.code, e.fields)); }  // not_yet: its retry_after_s field
 };
 ctx.redraw = () => redraw();
 // One pending "redraw later" (e.g. when a player may hand an offline seat to a computer).
@@ -170,7 +166,7 @@ function onMessage(msg) {
       break;
     case "error":
       ctx.pending = false;
-      toast(errorText(msg.code, msg.message));
+      toast(errorText(msg.code, msg));
       redraw();
       break;
     default: break;
@@ -198,7 +194,7 @@ async function main() {
       fill(root, h("section", { class: "panel" }, h("h1", null, t("room.not_found")), h("a", { class: "btn", href: "/" }, t("room.back_home"))));
       return;
     }
-    toast(errorText(e.code, e.message));
+    toast(errorText(e.code, e.fields));
   }
   redraw();
   sock = new LiveSocket(`/ws/rooms/${encodeURIComponent(code)}`, {

@@ -71,7 +71,7 @@ export class WaitingView {
       rememberName(n);
       this.onJoined();
     } catch (err) {
-      this.joinErr.textContent = errorText(err.code, err.message);
+      this.joinErr.textContent = errorText(err.code, err.fields);
     } finally {
       this.joinBtn.disabled = false;
     }
@@ -80,7 +80,7 @@ export class WaitingView {
   async bot() {
     this.addBot.disabled = true;
     try { await api("POST", `/api/rooms/${encodeURIComponent(this.code)}/bots`, { level: this.level.value }); }
-    catch (err) { toast(errorText(err.code, err.message)); }
+    catch (err) { toast(errorText(err.code, err.fields)); }
     finally { this.addBot.disabled = this.full(); }
   }
 
@@ -88,13 +88,13 @@ export class WaitingView {
   async removeBot(seat, button) {
     button.disabled = true;
     try { await api("DELETE", `/api/rooms/${encodeURIComponent(this.code)}/seats/${seat}`); }
-    catch (err) { toast(errorText(err.code, err.message)); button.disabled = false; }
+    catch (err) { toast(errorText(err.code, err.fields)); button.disabled = false; }
   }
 
   async startGame() {
     this.start.disabled = true;
     try { await api("POST", `/api/rooms/${encodeURIComponent(this.code)}/start`); }
-    catch (err) { toast(errorText(err.code, err.message)); this.start.disabled = false; }
+    catch (err) { toast(errorText(err.code, err.fields)); this.start.disabled = false; }
   }
 
   /** True when every seat is taken. */

@@ -57,7 +57,13 @@ def test_lobby_lists_public_waiting_rooms_only(server):
     assert public["code"] in listed and private["code"] not in listed
     entry = listed[public["code"]]
     assert entry == {"code": public["code"], "url": f"/r/{public['code']}", "players": ["Pub"],
+                     "seats": [{"seat": 0, "name": "Pub", "bot": False, "bot_level": None}],
                      "seats_free": 3, "status": "waiting", "created_at": entry["created_at"]}
+    # A computer player is listed with its level, so a client names it as the room does.
+    httpx.post(f"{server.base_url}/api/rooms/{public['code']}/bots", json={"level": "easy"},
+               headers=auth(public["token"])).raise_for_status()
+    entry = {r["code"]: r for r in httpx.get(server.base_url + "/api/rooms").json()}[public["code"]]
+    assert entry["seats"][1] == {"seat": 1, "name": "Bot (easy)", "bot": True, "bot_level": "easy"}
     join_room(server.base_url, public["code"], "Bob")
     httpx.post(f"{server.base_url}/api/rooms/{public['code']}/start", headers=auth(public["token"]))
     listed = {r["code"] for r in httpx.get(server.base_url + "/api/rooms").json()}
@@ -122,12 +128,15 @@ def test_unknown_room_and_route(server):
 def test_join_until_full_then_start_rules(server):
     host = create_room(server.base_url)
     code = host["code"]
-    _err(httpx.post(f"{server.base_url}/api/rooms/{code}/start", headers=auth(host["token"])),
-         409, "not_enough_players")
+    r = httpx.post(f"{server.base_url}/api/rooms/{code}/start", headers=auth(host["token"]))
+    _err(r, 409, "not_enough_players")
+    assert r.json()["error"]["min_players"] == 2  # a parameter is a field, never only in the text
     seats = [join_room(server.base_url, code, f"P{i}") for i in range(1, 4)]
     assert [s["seat"] for s in seats] == [1, 2, 3]
     assert len({s["token"] for s in seats} | {host["token"]}) == 4
-    _err(httpx.post(f"{server.base_url}/api/rooms/{code}/join", json={"name": "Late"}), 409, "room_full")
+    r = httpx.post(f"{server.base_url}/api/rooms/{code}/join", json={"name": "Late"})
+    _err(r, 409, "room_full")
+    assert r.json()["error"]["max_seats"] == 4
     # Joining again with one's own token gives one's seat back instead of a new one.
     again = httpx.post(f"{server.base_url}/api/rooms/{code}/join", json={"name": "P1"},
                        headers=auth(seats[0]["token"])).json()
