@@ -1,7 +1,8 @@
-// The card catalogue as the engine defines it (catalogue.js, generated from the engine) and the one card
-// component used for the Market, the Farm, hands, merchandise and the log.
+// The card catalogue as the engine defines it (catalogue.js, generated from the engine) and the
+// one card component used for the Market, the Farm, hands, merchandise and the log (Preact
+// vnodes: the table updates them in place, so focus stays on the same card).
 import { CATALOGUE } from "./catalogue.js";
-import { h } from "./dom.js";
+import { h } from "../vendor/preact.js";
 import { t } from "./i18n.js";
 
 export const COLORS = CATALOGUE.colors;
@@ -18,23 +19,28 @@ export function cardIcons(id) { return CATALOGUE.cards[id].icons; }
 /** A short text form of a card for logs and labels: "◆5". */
 export function cardText(id) { return SYMBOL[cardColor(id)] + cardValue(id); }
 
-/** "red 5, 2 insurance icons" for screen readers and titles. */
-export function cardLabel(id) {
-  const c = cardColor(id);
-  const n = cardIcons(id);
-  return t("card.label", { color: t("color." + c), value: cardValue(id), n });
+/**
+ * The card's accessible name: "red 5, no insurance icons", then ", insured" and
+ * ", reserved by Bob" when they apply (opts: {insured, reservedBy: {name}}).
+ */
+export function cardLabel(id, opts = {}) {
+  let s = t("card.label", { color: t("color." + cardColor(id)), value: cardValue(id), n: cardIcons(id) });
+  if (opts.insured) s += ", " + t("card.insured");
+  if (opts.reservedBy) s += ", " + t("table.reserved_by", { name: opts.reservedBy.name });
+  return s;
 }
 
-function shields(n) {
+function icons(n) {
   const out = [];
-  for (let i = 0; i < n; i++) out.push(h("span", { class: "shield", "aria-hidden": "true" }));
-  return h("span", { class: "icons" }, out);
+  for (let i = 0; i < n; i++) out.push(h("span", { class: "shield" }));
+  return h("span", { class: "icons", "aria-hidden": "true" }, out);
 }
 
 /**
- * A card element. opts: {button: bool (a clickable <button>), selected, small, insured,
- * reservedBy: {initial, pcolor, name, bot} for a Reservation piece on it, pick (a choice in
- * a dialog: looks clickable, a ✓ when selected), onclick}.
+ * A card (vnode, keyed by its id). opts: {button (a <button> with aria-pressed), selected,
+ * small, insured, dim, reservedBy: {initial, pcolor, name, bot} for a Reservation piece on
+ * it, pick (a choice in a dialog: a ✓ when selected), disabled (aria-disabled: stays
+ * focusable), tabIndex, onclick, onfocus}.
  */
 export function cardEl(id, opts = {}) {
   const c = cardColor(id);
@@ -44,34 +50,26 @@ export function cardEl(id, opts = {}) {
   if (opts.insured) cls.push("insured");
   if (opts.dim) cls.push("dim");
   if (opts.pick) cls.push("pick");
-  const attrs = {
-    class: cls.join(" "),
-    dataset: { card: id },
-    title: cardLabel(id),
-    "aria-label": cardLabel(id) + (opts.insured ? ", " + t("card.insured") : ""),
-  };
+  const label = cardLabel(id, opts);
+  const attrs = { key: id, class: cls.join(" "), "data-card": id, title: label, "aria-label": label };
   if (opts.button) {
-    attrs.type = "button";
-    attrs["aria-pressed"] = String(!!opts.selected);
-    if (opts.onclick) attrs.onclick = opts.onclick;
-    if (opts.disabled) attrs.disabled = true;
-  }
-  const el = h(opts.button ? "button" : "div", attrs,
+    Object.assign(attrs, { type: "button", "aria-pressed": String(!!opts.selected), tabIndex: opts.tabIndex,
+      "aria-disabled": opts.disabled ? "true" : null,
+      onClick: opts.disabled ? null : opts.onclick, onFocus: opts.onfocus });
+  } else attrs.role = "img";
+  return h(opts.button ? "button" : "span", attrs,
     h("span", { class: "v", "aria-hidden": "true" }, String(cardValue(id))),
     h("span", { class: "sym", "aria-hidden": "true" }, SYMBOL[c]),
-    shields(cardIcons(id)),
-    opts.insured ? h("span", { class: "ins-mark", "aria-hidden": "true", title: t("card.insured") }, "✓") : null,
+    icons(cardIcons(id)),
+    opts.insured ? h("span", { class: "ins-mark", "aria-hidden": "true" }, "✓") : null,
     opts.reservedBy ? pieceEl(opts.reservedBy) : null,
-    opts.pick && opts.selected ? h("span", { class: "pick-mark", "aria-hidden": "true" }, "✓") : null,
-  );
-  return el;
+    opts.pick && opts.selected ? h("span", { class: "pick-mark", "aria-hidden": "true" }, "✓") : null);
 }
 
 /** A player's Reservation piece: their player colour (fill and ring) and their table-unique
- *  marker (initial, "⚙" for a computer player, or the seat number). */
+ *  marker (initial, "⚙" for a computer player, or the seat number). Named by its card. */
 export function pieceEl(p) {
-  return h("span", { class: "piece pc-" + p.pcolor + (p.bot ? " bot" : ""), title: t("table.reserved_by", { name: p.name }),
-    "aria-label": t("table.reserved_by", { name: p.name }) }, p.initial);
+  return h("span", { class: "piece pc-" + p.pcolor + (p.bot ? " bot" : ""), "aria-hidden": "true" }, p.initial);
 }
 
 /** A goods colour chip for a sentence: "◆ red" on its own colour (never the text's colour). */
@@ -79,12 +77,7 @@ export function colorChip(c, withName = true) {
   return h("span", { class: "lcol s-" + c }, SYMBOL[c] + (withName ? " " + t("color." + c) : ""));
 }
 
-/** A card chip for a sentence: "◆5" on its colour. */
+/** A card chip for a sentence: "◆5" on its colour, read as "red 5". */
 export function cardChip(id) {
-  return h("span", { class: "lc s-" + cardColor(id) }, cardText(id));
-}
-
-/** A goods colour symbol as a chip: "◆" in its colour. */
-export function symEl(color, extra) {
-  return h("span", { class: "symchip s-" + color, title: t("color." + color) }, SYMBOL[color], extra ?? null);
+  return h("span", { class: "lc s-" + cardColor(id), role: "img", "aria-label": t("color." + cardColor(id)) + " " + cardValue(id) }, cardText(id));
 }

@@ -1,21 +1,30 @@
 // Home page: create a room, and the live list of open public rooms (/ws/lobby).
-import { h, fill, toast } from "./dom.js";
-import { initI18n, t, onLangChange } from "./i18n.js";
+import { h, render } from "../vendor/preact.js";
+import { toast } from "./dom.js";
+import { initI18n, t, onLangChange, listText } from "./i18n.js";
 import { api, LiveSocket } from "./net.js";
-import { rememberedName, rememberName, validName, errorText } from "./common.js";
+import { rememberedName, rememberName, validName, errorText, playerName } from "./common.js";
 
 let rooms = [];
 
+/** The players of a lobby room, named as the room page names them ("Computer 2 (easy)"). */
+function names(r) {
+  if (!r.seats) return r.players || [];
+  const room = { players: r.seats };
+  return r.seats.map((p) => playerName(room, p.seat));
+}
+
+// Drawn in place (keyed by room code), so a focused "Join" link keeps its focus on updates.
 function renderRooms() {
-  const list = document.getElementById("lobby-list");
   document.getElementById("lobby-empty").hidden = rooms.length > 0;
-  fill(list, rooms.map((r) => h("li", { class: "room-item" },
+  render(rooms.map((r) => h("li", { key: r.code, class: "room-item" },
     h("div", { class: "room-main" },
       h("b", { class: "room-code" }, r.code),
-      h("span", { class: "room-players" }, t("home.players", { names: (r.players || []).join(", ") })),
+      h("span", { class: "room-players" }, t("home.players", { names: listText(names(r)) })),
       h("span", { class: "muted" }, t("home.seats_free", { n: r.seats_free }))),
-    h("a", { class: "btn", href: r.url && r.url.startsWith("/") ? r.url : "/r/" + encodeURIComponent(r.code) }, t("home.join")),
-  )));
+    h("a", { class: "btn", href: r.url && r.url.startsWith("/") ? r.url : "/r/" + encodeURIComponent(r.code),
+      "aria-label": t("home.join") + ": " + r.code }, t("home.join")),
+  )), document.getElementById("lobby-list"));
 }
 
 async function main() {

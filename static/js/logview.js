@@ -1,28 +1,25 @@
-// The game log: one readable, translated line per event (docs/engine.md "Events").
-import { h } from "./dom.js";
-import { t, tn } from "./i18n.js";
-import { cardColor, cardText, SYMBOL } from "./cards.js";
+// The game log: one readable, translated line per event (docs/engine.md "Events"), as Preact
+// vnodes; the list is a live region (role="log"), so new lines are read out.
+import { h } from "../vendor/preact.js";
+import { t, tn, listParts } from "./i18n.js";
+import { cardChip, colorChip } from "./cards.js";
 import { playerName } from "./common.js";
 
 function cardsNode(ids) {
   if (!ids || !ids.length) return h("span", { class: "muted" }, t("log.none"));
-  return h("span", { class: "lcards" }, ids.map((id, i) => [i ? " " : null, h("span", { class: "lc s-" + cardColor(id) }, cardText(id))]));
+  return h("span", { class: "lcards" }, ids.map((id, i) => [i ? " " : null, cardChip(id)]));
 }
 
-function colorNode(c) {
-  return h("span", { class: "lcol s-" + c }, SYMBOL[c] + " " + t("color." + c));
-}
+function colorNode(c) { return colorChip(c); }
 
-function colorsNode(cs) {
-  return h("span", null, (cs || []).map((c, i) => [i ? ", " : null, colorNode(c)]));
-}
+function colorsNode(cs) { return h("span", null, listParts((cs || []).map(colorNode))); }
 
 function nameNode(room, seat) { return h("b", { class: "lname" }, playerName(room, seat)); }
 
 function loc(i) { return t("loc." + i); }
 
-/** The log line (an <li>) for one event, or null for events not worth a line. */
-export function logLine(ev, room) {
+/** The log line (an <li> vnode, keyed by `key`) for one event, or null for events not worth a line. */
+export function logLine(ev, room, key) {
   const n = (s) => nameNode(room, s);
   let parts;
   let cls = "";
@@ -55,17 +52,17 @@ export function logLine(ev, room) {
     case "refresh": parts = tn("log.refresh", { moved: cardsNode(ev.moved), market: cardsNode(ev.market), farm: cardsNode(ev.farm) }); cls = "minor"; break;
     case "pass": parts = tn("log.pass", { name: n(ev.seat) }); break;
     case "game_over": {
-      const names = h("span", null, (ev.winners || []).map((s, i) => [i ? ", " : null, n(s)]));
+      const names = h("span", null, listParts((ev.winners || []).map(n)));
       parts = tn("log.game_over", { names }); cls = "big"; break;
     }
     default: return null;
   }
-  return h("li", { class: "log-" + ev.type + (cls ? " " + cls : "") }, parts);
+  return h("li", { key, class: "log-" + ev.type + (cls ? " " + cls : "") }, parts);
 }
 
 /** Log lines for the public starting hands (R-setup-3), shown first. */
 export function startLines(view, room) {
   const hands = (view && view.starting_hands) || [];
-  return hands.map((ids, seat) => h("li", { class: "log-start" },
+  return hands.map((ids, seat) => h("li", { key: "s" + seat, class: "log-start" },
     tn("log.starting_hand", { name: nameNode(room, seat), cards: cardsNode(ids) })));
 }

@@ -32,9 +32,15 @@ export async function api(method, path, body) {
   return data;
 }
 
+/** Heartbeat (application ping/pong, docs/protocol.md): a ping when nothing was heard for
+ *  IDLE_MS; the socket counts as dead when nothing was heard for DEAD_MS (checked every
+ *  CHECK_MS), and PROBE_MS after a check on waking (visibilitychange, pageshow, online). */
+export const HEARTBEAT = { CHECK_MS: 2000, IDLE_MS: 3000, DEAD_MS: 7000, PROBE_MS: 3000 };
+
 /**
  * A WebSocket that reconnects by itself with exponential backoff (0.5 s doubling to 10 s,
- * with jitter) and pings every 25 s. Callbacks: onMessage(obj), onOpen(), onDown().
+ * with jitter) and notices a dead connection within about 10 s, at once after the page wakes
+ * up or the network comes back. Callbacks: onMessage(obj), onOpen(), onDown().
  */
 export class LiveSocket {
   constructor(path, { onMessage, onOpen, onDown }) {
@@ -46,8 +52,14 @@ export class LiveSocket {
     this.ws = null;
     this.closed = false;
     this.timer = null;
-    this.pinger = null;
-    this.wasUp = false;
+    this.beat = null;
+    this.heard = 0;
+    this.probeUntil = 0;
+    const wake = () => this.check();
+    document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") wake(); });
+    window.addEventListener("pageshow", wake);
+    window.addEventListener("online", wake);
+    window.addEventListener("offline", () => this.dead());
   }
 
   url() {
@@ -63,28 +75,64 @@ export class LiveSocket {
     this.ws = ws;
     ws.onopen = () => {
       this.delay = 500;
-      this.wasUp = true;
+      this.heard = performance.now();
+      this.probeUntil = 0;
+      clearInterval(this.beat);
+      this.beat = setInterval(() => this.tick(), HEARTBEAT.CHECK_MS);
       this.onOpen();
-      clearInterval(this.pinger);
-      this.pinger = setInterval(() => this.send({ type: "ping" }), 25000);
     };
     ws.onmessage = (ev) => {
+      if (this.ws !== ws) return;
+      this.heard = performance.now();
+      this.probeUntil = 0;
       let msg;
       try { msg = JSON.parse(ev.data); } catch (e) { return; }
-      this.onMessage(msg);
+      if (msg.type !== "pong") this.onMessage(msg);
     };
     ws.onclose = () => {
-      clearInterval(this.pinger);
       if (this.ws !== ws) return;
-      this.ws = null;
-      if (this.closed) return;
-      this.onDown();
-      this.retry();
+      this.down();
     };
     ws.onerror = () => { /* onclose follows */ };
   }
 
+  tick() {
+    const now = performance.now();
+    if (now - this.heard > HEARTBEAT.DEAD_MS || (this.probeUntil && now > this.probeUntil)) { this.dead(); return; }
+    if (now - this.heard > HEARTBEAT.IDLE_MS) this.send({ type: "ping" });
+  }
+
+  /** Check the connection now (the page woke up, the network is back): reconnect at once when
+   *  it is down; else ping and count it dead when nothing comes back within PROBE_MS. */
+  check() {
+    if (this.closed) return;
+    if (!this.isOpen()) { this.delay = 500; this.connect(); return; }
+    this.probeUntil = performance.now() + HEARTBEAT.PROBE_MS;
+    this.send({ type: "ping" });
+    clearTimeout(this.probeTimer);
+    this.probeTimer = setTimeout(() => this.tick(), HEARTBEAT.PROBE_MS + 50);
+  }
+
+  /** The connection is dead although the browser did not say so: drop it and reconnect. */
+  dead() {
+    const ws = this.ws;
+    if (!ws || this.closed) return;
+    this.ws = null;
+    try { ws.close(); } catch (e) { /* ignore */ }
+    this.delay = 500;
+    this.down();
+  }
+
+  down() {
+    clearInterval(this.beat);
+    this.ws = null;
+    if (this.closed) return;
+    this.onDown();
+    this.retry();
+  }
+
   retry() {
+    clearTimeout(this.timer);
     const wait = this.delay * (0.8 + Math.random() * 0.4);
     this.delay = Math.min(this.delay * 2, 10000);
     this.timer = setTimeout(() => this.connect(), wait);
@@ -101,7 +149,7 @@ export class LiveSocket {
 
   /** Send an object as JSON; false when the socket is not open. */
   send(obj) {
-    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    if (!this.isOpen()) return false;
     this.ws.send(JSON.stringify(obj));
     return true;
   }

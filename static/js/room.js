@@ -1,6 +1,7 @@
 // The room page controller: one WebSocket (/ws/rooms/{code}) feeds the waiting room, the
 // game table and the result. Reconnects by itself; a reload finds the seat again through
 // the HttpOnly cookie the server set at create/join.
+import { render } from "../vendor/preact.js";
 import { h, fill, toast, banner } from "./dom.js";
 import { initI18n, t, onLangChange } from "./i18n.js";
 import { api, LiveSocket } from "./net.js";
@@ -8,6 +9,7 @@ import { errorText, playerName } from "./common.js";
 import { WaitingView, copyLink } from "./waiting.js";
 import { buildTable, renderTable, pruneSelection, turnText } from "./table.js";
 import { logLine, startLines } from "./logview.js";
+import { announce, keepFocus, installShortcuts } from "./keys.js";
 
 const code = document.body.dataset.code;
 const root = document.getElementById("room-root");
@@ -15,6 +17,11 @@ const root = document.getElementById("room-root");
 const ctx = {
   room: null, view: null, version: 0, seat: null, pending: false,
   sel: { market: null, pay: new Set(), discard: new Set(), goods: new Set() },
+  rove: {},          // per card row: the card id that is its Tab stop (keys.js)
+  inflight: null,    // the act message awaiting its answer (resent with its id after a reconnect)
+  online: false,     // the socket is open
+  fresh: true,       // (re)connected: the next `state` is the connect's, not an answer
+  dismissed: null,   // the decision dialog put aside with Escape (decide.js)
   events: [],
   act: null, hostBot: null, redraw: null, later: null,
   roomAt: 0,  // performance.now() when the room summary arrived (its offline_s are from then)
@@ -55,8 +62,11 @@ function newId() {
   return (crypto.randomUUID ? crypto.randomUUID() : Date.now().toString(36) + Math.random().toString(36).slice(2));
 }
 ctx.act = (action) => {
-  if (!sock.send({ type: "act", id: newId(), version: ctx.version, action })) { toast(t("conn.lost")); return; }
+  // Sent now, or when the connection is back (body[data-pending] and a note say so); the
+  // same id is resent after a reconnect: the server applies an id once (docs/protocol.md).
+  ctx.inflight = { type: "act", id: newId(), version: ctx.version, action };
   ctx.pending = true;
+  if (!sock.send(ctx.inflight)) banner(t("conn.lost_move"));
   // A move uses up the selection; the next decision starts from a clean table.
   ctx.sel.market = null;
   ctx.sel.pay.clear(); ctx.sel.discard.clear(); ctx.sel.goods.clear();
@@ -87,22 +97,19 @@ function drawTurn() {
   el.textContent = tt.text;
   el.className = "turn" + (tt.mine ? " mine" : "");
   document.title = (tt.mine ? t("title.yours") + " — " : "") + t("room.room") + " " + code + " — " + t("app.name");
-  if (tt.mine && !wasMine) beep();
+  if (tt.mine && !wasMine) { beep(); announce(tt.text); }
   wasMine = tt.mine;
 }
 
+// The log: one <li> per event line (Preact, keyed; only new lines are added to the live region).
+let logLines = [];
 function drawLog(full) {
   if (!parts) return;
-  const log = parts.log;
-  if (full) {
-    fill(log, startLines(ctx.view, ctx.room), ctx.events.map((ev) => logLine(ev, ctx.room)));
-    log.dataset.count = String(ctx.events.length);
-    log.dataset.start = ctx.view ? "1" : "";
-  } else {
-    const have = Number(log.dataset.count || 0);
-    for (const ev of ctx.events.slice(have)) { const li = logLine(ev, ctx.room); if (li) log.appendChild(li); }
-    log.dataset.count = String(ctx.events.length);
-  }
+  if (full) logLines = [...(ctx.view ? startLines(ctx.view, ctx.room) : []), ...ctx.events.map((ev, i) => logLine(ev, ctx.room, "e" + i))];
+  else for (let i = ctx.logCount; i < ctx.events.length; i++) logLines.push(logLine(ctx.events[i], ctx.room, "e" + i));
+  ctx.logCount = ctx.events.length;
+  parts.log.dataset.start = ctx.view ? "1" : "";
+  render(logLines.filter(Boolean), parts.log);
   logToEnd();
 }
 
@@ -117,6 +124,9 @@ function watchLog(log) {
 
 function redraw() {
   document.body.dataset.pending = ctx.pending ? "1" : "0";
+  // Testing hook: what this page must decide now ("turn", "token_draft", "insurance" or "").
+  const v = ctx.view;
+  document.body.dataset.decision = v && ctx.seat !== null && v.phase !== "over" && v.to_act === ctx.seat ? v.phase : "";
   if (!ctx.room) return;
   const status = ctx.room.status;
   if (status === "waiting") {
@@ -124,11 +134,17 @@ function redraw() {
     waiting.update(ctx.room);
   } else {
     if (!ctx.view) { drawTurn(); return; }
-    if (mode !== "table") { mode = "table"; waiting = null; parts = buildTable(root); watchLog(parts.log); drawLog(true); }
+    if (mode !== "table") { mode = "table"; waiting = null; parts = buildTable(root, ctx); watchLog(parts.log); drawLog(true); }
     pruneSelection(ctx);
-    renderTable(ctx, parts);
+    keepFocus(() => renderTable(ctx, parts), "#actionbar button");
     if (parts.log.dataset.start !== "1") drawLog(true);
     logToEnd();
+    if (ctx.view.phase === "over" && !ctx.resultShown) {
+      // The end: the result takes the focus (the action bar is gone) and is read out.
+      ctx.resultShown = true;
+      const hd = document.getElementById("result-h");
+      if (hd) { hd.focus(); announce(hd.textContent + ". " + hd.nextElementSibling.textContent); }
+    }
   }
   drawTurn();
 }
@@ -154,7 +170,9 @@ function onMessage(msg) {
     case "state":
       ctx.view = msg.view;
       ctx.version = msg.version;
-      ctx.pending = false;
+      if (ctx.fresh && ctx.inflight) sock.send(ctx.inflight);  // reconnected: resend, same id
+      else { ctx.inflight = null; ctx.pending = false; }
+      ctx.fresh = false;
       document.body.dataset.version = String(msg.version);
       if (ctx.room && ctx.room.status === "waiting") ctx.room.status = msg.view.phase === "over" ? "over" : "playing";
       if (ctx.view.seat !== undefined && ctx.view.seat !== null) ctx.seat = ctx.view.seat;
@@ -165,7 +183,8 @@ function onMessage(msg) {
       drawLog(false);
       break;
     case "error":
-      ctx.pending = false;
+      // The refused move is no longer in flight; say why in the page's language.
+      if (!ctx.inflight || !msg.id || msg.id === ctx.inflight.id) { ctx.inflight = null; ctx.pending = false; }
       toast(errorText(msg.code, msg));
       redraw();
       break;
@@ -183,6 +202,7 @@ async function main() {
     if (soundOn) beep();
   });
   document.getElementById("copy-top").addEventListener("click", () => copyLink(code));
+  installShortcuts();
   onLangChange(() => { drawSound(); redraw(); drawLog(true); });
   try {
     ctx.room = await api("GET", `/api/rooms/${encodeURIComponent(code)}`);
@@ -199,8 +219,17 @@ async function main() {
   redraw();
   sock = new LiveSocket(`/ws/rooms/${encodeURIComponent(code)}`, {
     onMessage,
-    onOpen() { if (wasDown) { banner(null); toast(t("conn.back"), "ok"); } wasDown = false; },
-    onDown() { wasDown = true; ctx.pending = false; banner(t("conn.lost")); },
+    onOpen() {
+      ctx.online = true; ctx.fresh = true;
+      if (wasDown) { banner(null); toast(t("conn.back"), "ok"); }
+      wasDown = false;
+    },
+    onDown() {
+      // A move in flight stays pending and is resent after the reconnect.
+      wasDown = true; ctx.online = false;
+      banner(t(ctx.inflight ? "conn.lost_move" : "conn.lost"));
+      redraw();
+    },
   });
   sock.connect();
 }

@@ -1,5 +1,6 @@
 // The room before the start: seats, copy link + QR code, join form, Start and "add a bot"
 // for the host. Built once (so a half-typed name survives updates), then update(room).
+import { h as v, render } from "../vendor/preact.js";
 import { h, fill, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { api } from "./net.js";
@@ -16,6 +17,11 @@ export async function copyLink(code, input) {
     if (input) { input.focus(); input.select(); }
     try { document.execCommand("copy"); toast(t("room.copied"), "ok"); } catch (e2) { toast(t("room.copy_failed"), "ok"); }
   }
+}
+
+function ariaDisabled(btn, off, whyId) {
+  if (off) { btn.setAttribute("aria-disabled", "true"); btn.setAttribute("aria-describedby", whyId); }
+  else { btn.removeAttribute("aria-disabled"); btn.removeAttribute("aria-describedby"); }
 }
 
 export class WaitingView {
@@ -48,7 +54,7 @@ export class WaitingView {
     this.addBot = h("button", { type: "button", class: "btn", id: "add-bot", onclick: () => this.bot() });
     this.addBotWhy = h("span", { class: "why", id: "add-bot-why" });
     this.start = h("button", { type: "button", class: "btn primary big-btn", id: "start-btn", onclick: () => this.startGame() });
-    this.startHint = h("p", { class: "muted" });
+    this.startHint = h("p", { class: "muted", id: "start-hint" });
     // A visitor's first question is "how do I join?": the join form comes first (above the
     // invitation), empty for those already seated.
     fill(root, h("section", { class: "panel waiting" },
@@ -77,24 +83,33 @@ export class WaitingView {
     }
   }
 
+  // Buttons that cannot be used now stay focusable (aria-disabled, the reason linked by
+  // aria-describedby); the server decides, and its refusal is shown in the page's language.
   async bot() {
-    this.addBot.disabled = true;
+    if (this.busy) return;
+    this.busy = true;
     try { await api("POST", `/api/rooms/${encodeURIComponent(this.code)}/bots`, { level: this.level.value }); }
     catch (err) { toast(errorText(err.code, err.fields)); }
-    finally { this.addBot.disabled = this.full(); }
+    finally { this.busy = false; }
   }
 
   /** (Host, before the start.) Take a computer player off seat `seat`. */
   async removeBot(seat, button) {
     button.disabled = true;
-    try { await api("DELETE", `/api/rooms/${encodeURIComponent(this.code)}/seats/${seat}`); }
-    catch (err) { toast(errorText(err.code, err.fields)); button.disabled = false; }
+    // The button goes with the seat: the keyboard focus moves on to "Add a computer player".
+    const refocus = document.activeElement === button;
+    try {
+      await api("DELETE", `/api/rooms/${encodeURIComponent(this.code)}/seats/${seat}`);
+      if (refocus) this.addBot.focus();
+    } catch (err) { toast(errorText(err.code, err.fields)); button.disabled = false; }
   }
 
   async startGame() {
-    this.start.disabled = true;
+    if (this.busy) return;
+    this.busy = true;
     try { await api("POST", `/api/rooms/${encodeURIComponent(this.code)}/start`); }
-    catch (err) { toast(errorText(err.code, err.fields)); this.start.disabled = false; }
+    catch (err) { toast(errorText(err.code, err.fields)); }
+    finally { this.busy = false; }
   }
 
   /** True when every seat is taken. */
@@ -113,20 +128,20 @@ export class WaitingView {
     const seats = [];
     for (let s = 0; s < (room.max_seats || 4); s++) {
       const p = room.players.find((x) => x.seat === s);
-      if (!p) { seats.push(h("li", { class: "seat empty" }, h("span", { class: "swatch pc-" + PLAYER_COLORS[s % 4] }), h("span", { class: "muted" }, t("room.empty_seat")))); continue; }
+      if (!p) { seats.push(v("li", { key: s, class: "seat empty" }, v("span", { class: "swatch pc-" + PLAYER_COLORS[s % 4], "aria-hidden": "true" }), v("span", { class: "muted" }, t("room.empty_seat")))); continue; }
       const on = p.connected || p.bot;
       const comp = isComputerSeat(room, s);
-      seats.push(h("li", { class: "seat" + (s === room.you ? " mine" : ""), dataset: { seat: s } },
-        h("span", { class: "swatch pc-" + PLAYER_COLORS[s % 4] + (comp ? " bot" : ""), "aria-hidden": "true" }, markerOf(room, s)),
-        h("span", { class: "dot " + (on ? "on" : "off"), title: t(on ? "room.connected" : "room.disconnected"), "aria-label": t(on ? "room.connected" : "room.disconnected") }),
-        h("b", { class: "pl-name" }, playerName(room, s)),
-        s === room.host_seat ? h("span", { class: "badge" }, t("room.host")) : null,
-        p.bot && !comp ? h("span", { class: "badge bot" }, t("room.bot", { level: t("level." + (p.bot_level || "normal")) })) : null,
-        s === room.you ? h("span", { class: "badge you" }, t("room.you")) : null,
-        isHost && p.bot ? h("button", { type: "button", class: "btn small remove-bot", title: t("room.remove_bot_title"),
-          "aria-label": t("room.remove_bot_title") + ": " + playerName(room, s), onclick: (ev) => this.removeBot(s, ev.currentTarget) }, "✕ " + t("room.remove_bot")) : null));
+      seats.push(v("li", { key: s, class: "seat" + (s === room.you ? " mine" : ""), "data-seat": s },
+        v("span", { class: "swatch pc-" + PLAYER_COLORS[s % 4] + (comp ? " bot" : ""), "aria-hidden": "true" }, markerOf(room, s)),
+        v("span", { class: "dot " + (on ? "on" : "off"), role: "img", title: t(on ? "room.connected" : "room.disconnected"), "aria-label": t(on ? "room.connected" : "room.disconnected") }),
+        v("b", { class: "pl-name" }, playerName(room, s)),
+        s === room.host_seat ? v("span", { class: "badge" }, t("room.host")) : null,
+        p.bot && !comp ? v("span", { class: "badge bot" }, t("room.bot", { level: t("level." + (p.bot_level || "normal")) })) : null,
+        s === room.you ? v("span", { class: "badge you" }, t("room.you")) : null,
+        isHost && p.bot ? v("button", { type: "button", class: "btn small remove-bot", title: t("room.remove_bot_title"),
+          "aria-label": t("room.remove_bot_title") + ": " + playerName(room, s), onClick: (ev) => this.removeBot(s, ev.currentTarget) }, "✕ " + t("room.remove_bot")) : null));
     }
-    fill(e.seats, seats);
+    render(seats, e.seats);
     const full = room.players.length >= (room.max_seats || 4);
     if (room.you === null) {
       this.joinH.textContent = t("room.join_title");
@@ -149,11 +164,11 @@ export class WaitingView {
       fill(this.level, ["easy", "normal", "hard"].map((l) => h("option", { value: l, selected: l === cur }, t("level." + l))));
       this.levelLabel.textContent = t("room.level") + " ";
       this.addBot.textContent = "+ " + t("room.add_bot");
-      this.addBot.disabled = full;
+      ariaDisabled(this.addBot, full, "add-bot-why");
       this.addBotWhy.textContent = full ? t("room.seats_full") : "";
       this.start.textContent = "▶ " + t("room.start");
       const n = room.players.length;
-      this.start.disabled = !(n >= 2 && n <= 4);
+      ariaDisabled(this.start, !(n >= 2 && n <= 4), "start-hint");
       this.startHint.textContent = t("room.start_hint");
       if (!e.host.firstChild) fill(e.host, h("div", { class: "bar-group" }, h("label", null, this.levelLabel, this.level), this.addBot, this.addBotWhy), h("div", { class: "bar-group" }, this.start), this.startHint);
     } else fill(e.host);

@@ -82,11 +82,11 @@ def log_count(page) -> int:
 
 def phase_of(page) -> str | None:
     """What this page must decide now: "draft", "insurance", "turn", or None (not its decision)."""
-    if page.locator(".overlay:not([hidden]) .token-btn").count():
+    if page.locator("dialog[open] .token-btn").count():
         return "draft"
-    if page.locator(".overlay:not([hidden]) #insure-none").count():
+    if page.locator("dialog[open] #insure-none").count():
         return "insurance"
-    if page.locator("#topbar-turn-mine, .turn.mine").count() and page.locator("#actionbar:not([hidden]) .btn").count():
+    if page.locator('body[data-decision="turn"][data-pending="0"]').count():
         return "turn"
     return None
 
@@ -192,5 +192,5 @@ def insure_something(page, shot=None) -> None:
 
 def choose_token(page, i: int) -> None:
     before = log_count(page)
-    page.locator(".overlay .token-btn").nth(i % 4).click()
+    page.locator("dialog[open] .token-btn").nth(i % 4).click()
     wait_log_grows(page, before)

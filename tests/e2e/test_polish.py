@@ -55,7 +55,7 @@ def test_any_player_lets_a_computer_take_over_an_offline_seat(e2e_server_quick_h
     while not ("Ivy" in hal.inner_text("#turn") and "Ivy" in gus.inner_text("#turn")):
         assert time.monotonic() < deadline, "the draft never reached Ivy"
         for p in (hal, gus):
-            if p.locator(".overlay:not([hidden]) .token-btn").count():
+            if p.locator("dialog[open] .token-btn").count():
                 choose_token(p, 0)
         time.sleep(0.1)
     button = g_panel.get_by_role("button", name=TAKE_OVER)

@@ -1,0 +1,112 @@
+// Decisions outside the turn: the token draft (R-setup-5) and insurance at the Black Tide
+// (R-pay-6), in the native <dialog> opened with showModal(): focus moves in and stays in
+// (the page behind is inert); Escape closes it and "Decide…" (key D) in the action bar
+// opens it again; when it closes, focus returns where it was.
+import { h, render } from "../vendor/preact.js";
+import { t, tn, listParts } from "./i18n.js";
+import { COLORS, SYMBOL, cardEl, cardColor, cardIcons, cardText, colorChip, cardChip } from "./cards.js";
+import { actBtn } from "./bar.js";
+
+/** The key of the dialog this seat must answer now ("token_draft:12"), or null. */
+export function dialogKey(ctx) {
+  const v = ctx.view;
+  if (ctx.seat === null || !v || v.to_act !== ctx.seat) return null;
+  return v.phase === "token_draft" || v.phase === "insurance" ? v.phase + ":" + ctx.version : null;
+}
+
+function draftView(ctx) {
+  return [
+    h("h2", { id: "dlg-h", key: "h" }, t("draft.title")),
+    h("p", { key: "p" }, t("draft.text")),
+    h("div", { class: "draft-choices", key: "c" }, COLORS.map((c) => h("button", {
+      key: c, type: "button", class: "btn token-btn s-" + c, "data-color": c,
+      "aria-disabled": ctx.pending ? "true" : null,
+      onClick: () => { if (!ctx.pending) ctx.act({ type: "choose_token", color: c }); },
+    }, h("span", { class: "big-sym", "aria-hidden": "true" }, SYMBOL[c]), t("color." + c)))),
+    h("p", { class: "muted small-p", key: "esc" }, t("dialog.escape")),
+  ];
+}
+
+/** Per sinking colour: insurance icons of the selected hand cards and goods chosen (R-pay-6). */
+function insureCounts(ctx, sinking) {
+  const icons = {}, chosen = {};
+  for (const c of sinking) {
+    icons[c] = [...ctx.sel.discard].filter((id) => cardColor(id) === c).reduce((a, id) => a + cardIcons(id), 0);
+    chosen[c] = [...ctx.sel.goods].filter((id) => cardColor(id) === c).length;
+  }
+  return { icons, chosen };
+}
+
+function insureWhy(ctx, sinking, icons, chosen) {
+  if (!ctx.sel.goods.size) return { why: t("insure.why_none") };
+  const short = sinking.find((c) => chosen[c] > icons[c]);
+  if (short) return { bad: true, why: t("insure.why_short", { sym: SYMBOL[short], color: t("color." + short) }),
+    node: tn("insure.why_short", { sym: colorChip(short, false), color: t("color." + short) }) };
+  // A hand card whose insurance icons are not needed (R-pay-6a: the discard must be minimal).
+  const spare = [...ctx.sel.discard].find((id) => icons[cardColor(id)] - cardIcons(id) >= chosen[cardColor(id)]);
+  if (spare !== undefined) return { bad: true, why: t("insure.why_extra", { card: cardText(spare) }), node: tn("insure.why_extra", { card: cardChip(spare) }) };
+  return { why: null };
+}
+
+function insureView(ctx) {
+  const me = ctx.view.players[ctx.seat];
+  const sinking = ctx.view.sinking || [];
+  const atRisk = me.goods.filter((g) => !g.insured && sinking.includes(cardColor(g.card))).map((g) => g.card);
+  const handCards = (me.hand || []).filter((id) => sinking.includes(cardColor(id)) && cardIcons(id) > 0);
+  const { icons, chosen } = insureCounts(ctx, sinking);
+  const w = insureWhy(ctx, sinking, icons, chosen);
+  const toggle = (set, id) => () => { set.has(id) ? set.delete(id) : set.add(id); ctx.redraw(); };
+  const pick = (set) => (id) => cardEl(id, { button: true, pick: true, selected: set.has(id), onclick: toggle(set, id) });
+  const anySel = ctx.sel.goods.size > 0 || ctx.sel.discard.size > 0;
+  const busy = ctx.pending ? t("table.sending") : null;
+  return [
+    h("h2", { id: "dlg-h", key: "h" }, t("insure.title")),
+    h("p", { key: "s" }, tn("insure.sinking", { ships: h("span", null, listParts(sinking.map((c) => colorChip(c)))) })),
+    h("h3", { id: "insure-goods-h", key: "gh" }, t("insure.save")),
+    h("p", { class: "muted small-p", key: "gp" }, t("insure.save_hint")),
+    h("div", { class: "cards pick-row", id: "insure-goods", role: "group", "aria-labelledby": "insure-goods-h", key: "g" }, atRisk.map(pick(ctx.sel.goods))),
+    h("h3", { id: "insure-hand-h", key: "hh" }, t("insure.discard")),
+    h("div", { class: "cards pick-row", id: "insure-hand", role: "group", "aria-labelledby": "insure-hand-h", key: "hc" },
+      handCards.length ? handCards.map(pick(ctx.sel.discard)) : h("span", { class: "muted" }, t("table.nothing"))),
+    anySel ? h("p", { class: "icons-left", id: "insure-count", key: "n", "aria-live": "polite" }, sinking.map((c) => h("span", { key: c, class: chosen[c] > icons[c] ? "bad" : "" },
+      tn("insure.icons", { sym: colorChip(c, false), n: icons[c], g: chosen[c] })))) : null,
+    h("div", { class: "bar-group", key: "b" },
+      actBtn({ id: "insure-confirm", primary: true, label: t("insure.confirm"), why: busy || w.why,
+        onClick: () => ctx.act({ type: "insure", discard: [...ctx.sel.discard], goods: [...ctx.sel.goods] }) }),
+      actBtn({ id: "insure-none", label: t("insure.nothing"), why: busy, onClick: () => ctx.act({ type: "insure", discard: [], goods: [] }) })),
+    w.why ? h("p", { class: "why" + (w.bad ? " bad" : ""), id: "insure-why", key: "w" }, w.node || w.why) : null,
+    h("p", { class: "muted small-p", key: "esc" }, t("dialog.escape")),
+  ];
+}
+
+/**
+ * Draw the decision dialog (`dlg`, a <dialog>) and open or close it: open while this seat
+ * has a draft or insurance decision that was not put aside with Escape (`ctx.dismissed`).
+ */
+export function syncDialog(ctx, dlg) {
+  const key = dialogKey(ctx);
+  const want = key && ctx.dismissed !== key;
+  const v = ctx.view;
+  render(want ? (v.phase === "token_draft" ? draftView(ctx) : insureView(ctx)) : null, dlg);
+  if (want && !dlg.open) {
+    const a = document.activeElement;
+    ctx.returnFocus = a && a !== document.body && !dlg.contains(a) ? a : null;
+    dlg.showModal();
+  } else if (!want && dlg.open) dlg.close();
+}
+
+/** Wire the dialog once: Escape puts the decision aside; closing returns the focus. */
+export function wireDialog(ctx, dlg) {
+  dlg.addEventListener("cancel", () => { ctx.dismissed = dialogKey(ctx); });
+  dlg.addEventListener("close", () => {
+    // Back where the player was, else to "Decide…" (after Escape), else the action bar.
+    setTimeout(() => {
+      ctx.redraw();
+      const back = ctx.returnFocus;
+      const target = ctx.dismissed && ctx.dismissed === dialogKey(ctx) ? document.getElementById("btn-decide")
+        : back && back.isConnected && back.getClientRects().length ? back : document.querySelector("#actionbar button");
+      if (target && (document.activeElement === document.body || !document.activeElement)) target.focus();
+    }, 0);
+  });
+  ctx.openDialog = () => { ctx.dismissed = null; ctx.redraw(); };
+}
