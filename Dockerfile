@@ -23,6 +23,7 @@ COPY bots ./bots
 COPY app ./app
 COPY migrations ./migrations
 COPY templates ./templates
+COPY docs/rules.md ./docs/rules.md
 COPY static ./static
 RUN pip install --no-deps -e . \
     && python -m compileall -q /app/engine /app/bots /app/app /app/migrations

@@ -1,5 +1,5 @@
-"""HTML pages: home (`/`), room and table (`/r/{code}`), how to play (`/how-to-play`), and
-the room link's QR code (`/r/{code}/qr.svg`).
+"""HTML pages: home (`/`), room and table (`/r/{code}`), how to play (`/how-to-play`), the
+rules with their ids (`/rules`, docs/rules.md), and the room link's QR code (`/r/{code}/qr.svg`).
 
 The pages are thin Jinja2 skeletons; everything a player sees is drawn by the ES modules in
 `static/js/` from the JSON/WebSocket protocol (docs/protocol.md), with every string taken from
@@ -20,6 +20,7 @@ from fastapi.templating import Jinja2Templates
 from sqlalchemy import select
 
 from ..models import Room
+from ..rulesdoc import rules_html
 from ..security import normalize_code
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -66,6 +67,13 @@ async def home(request: Request) -> HTMLResponse:
 async def how_to_play(request: Request) -> HTMLResponse:
     """A short how-to-play page (text from the message catalogue)."""
     return _page(request, "how_to_play.html", "howto")
+
+
+@router.get("/rules", response_class=HTMLResponse)
+async def rules(request: Request) -> HTMLResponse:
+    """The rules as implemented (docs/rules.md, English), each rule anchored by its id
+    (`/rules#R-pay-9`): the how-to-play page links its sections here."""
+    return _page(request, "rules.html", "rules", rules=rules_html())
 
 
 @router.get("/r/{code}", response_class=HTMLResponse)

@@ -99,14 +99,14 @@ export function syncDialog(ctx, dlg) {
 export function wireDialog(ctx, dlg) {
   dlg.addEventListener("cancel", () => { ctx.dismissed = dialogKey(ctx); });
   dlg.addEventListener("close", () => {
-    // Back where the player was, else to "Decide…" (after Escape), else the action bar.
-    setTimeout(() => {
-      ctx.redraw();
-      const back = ctx.returnFocus;
-      const target = ctx.dismissed && ctx.dismissed === dialogKey(ctx) ? document.getElementById("btn-decide")
-        : back && back.isConnected && back.getClientRects().length ? back : document.querySelector("#actionbar button");
-      if (target && (document.activeElement === document.body || !document.activeElement)) target.focus();
-    }, 0);
+    // (The browser has already put the focus back where it was before showModal().) After
+    // Escape: on "Decide…"; when that element is gone: the action bar.
+    ctx.redraw();
+    const a = document.activeElement, back = ctx.returnFocus;
+    const put = ctx.dismissed && ctx.dismissed === dialogKey(ctx);
+    const target = put ? document.getElementById("btn-decide")
+      : back && back.isConnected && back.getClientRects().length ? back : document.querySelector("#actionbar button");
+    if (target && (put || !a || a === document.body)) target.focus();
   });
   ctx.openDialog = () => { ctx.dismissed = null; ctx.redraw(); };
 }

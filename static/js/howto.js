@@ -1,11 +1,45 @@
-// How to play: short rules from the message catalogue.
-import { h, fill } from "./dom.js";
-import { initI18n, raw, onLangChange } from "./i18n.js";
+// How to play: short sections (static/js/howto/<lang>.js), each linked to the rules it
+// summarises on /rules (docs/rules.md, anchored by rule id), with small pictures drawn from
+// the game's own card and route components.
+import { h, render } from "../vendor/preact.js";
+import { initI18n, t, onLangChange, currentLang } from "./i18n.js";
+import { cardEl } from "./cards.js";
+import { buildRoute, updateRoute } from "./route.js";
 
-function render() {
-  const body = document.getElementById("howto-body");
-  fill(body, (raw("howto.sections") || []).map(([title, text]) =>
-    h("section", null, h("h2", null, title), h("p", null, text))));
+const texts = {};
+
+function routePic(ships, label) {
+  return h("div", { class: "howto-route", role: "img", "aria-label": label, ref: (el) => {
+    if (!el) return;
+    const svg = el.firstChild || el.appendChild(buildRoute());
+    svg.setAttribute("aria-hidden", "true");
+    updateRoute(svg, ships);
+  } });
+}
+
+// Card ids (docs/engine.md): colour = id // 27; id % 27: 0..10 → 2, 11..19 → 3, 20..26 → 5.
+const PICS = {
+  cards: () => h("div", { class: "cards howto-pic" }, cardEl(0), cardEl(27 + 11), cardEl(81 + 20)),
+  reserve: () => h("div", { class: "cards howto-pic" },
+    cardEl(54 + 12, { reservedBy: { initial: "A", pcolor: "pink", name: "Ann" } }), cardEl(27 + 1)),
+  route: () => routePic({ red: 5, blue: 2, yellow: 1, green: 0 }, t("howto.pic_route")),
+  tide: () => h("div", null, routePic({ red: 3, blue: 4, yellow: 5, green: 2 }, t("howto.pic_tide")),
+    h("p", { class: "cards howto-pic" }, cardEl(27 + 3, { insured: true }), h("span", { class: "muted" }, t("card.insured")))),
+};
+
+function section(s) {
+  return h("section", { key: s.id, id: "howto-" + s.id, "aria-labelledby": "h-" + s.id },
+    h("h2", { id: "h-" + s.id }, s.title),
+    s.pic ? PICS[s.pic]() : null,
+    s.text.map((p, i) => h("p", { key: i }, p)),
+    h("p", { class: "rule-ids" }, t("howto.rules"), " ",
+      s.rules.map((r, i) => [i ? ", " : null, h("a", { href: "rules#" + r, lang: "en" }, r)])));
+}
+
+async function draw() {
+  const lang = currentLang();
+  texts[lang] ||= (await import(`./howto/${lang}.js`)).default;
+  render(texts[lang].map(section), document.getElementById("howto-body"));
 }
 
 // Opened from a room (a new tab from the room's top bar, or a link): offer the way back.
@@ -19,4 +53,4 @@ function backToGame() {
   a.hidden = false;
 }
 
-initI18n().then(() => { render(); backToGame(); onLangChange(render); });
+initI18n().then(() => { draw(); backToGame(); onLangChange(draw); });

@@ -9,7 +9,7 @@ import { errorText, playerName } from "./common.js";
 import { WaitingView, copyLink } from "./waiting.js";
 import { buildTable, renderTable, pruneSelection, turnText } from "./table.js";
 import { logLine, startLines } from "./logview.js";
-import { announce, keepFocus, installShortcuts } from "./keys.js";
+import { announce, keepFocus, installShortcuts, focusRow } from "./keys.js";
 
 const code = document.body.dataset.code;
 const root = document.getElementById("room-root");
@@ -134,9 +134,12 @@ function redraw() {
     waiting.update(ctx.room);
   } else {
     if (!ctx.view) { drawTurn(); return; }
-    if (mode !== "table") { mode = "table"; waiting = null; parts = buildTable(root, ctx); watchLog(parts.log); drawLog(true); }
+    let fresh = false;
+    if (mode !== "table") { mode = "table"; waiting = null; parts = buildTable(root, ctx); watchLog(parts.log); drawLog(true); fresh = true; }
     pruneSelection(ctx);
     keepFocus(() => renderTable(ctx, parts), "#actionbar button");
+    // The game began under the player's focus (the Start button is gone): on to their hand.
+    if (fresh && document.activeElement === document.body) focusRow(document.getElementById("hand") || document.getElementById("market"));
     if (parts.log.dataset.start !== "1") drawLog(true);
     logToEnd();
     if (ctx.view.phase === "over" && !ctx.resultShown) {

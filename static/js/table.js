@@ -32,7 +32,7 @@ export function buildTable(root, ctx) {
     bar: h("div", { class: "actionbar", id: "actionbar", role: "region" }),
     keys: h("details", { class: "keys", id: "keys" }),
     players: h("ul", { class: "players", id: "players" }),
-    log: h("ol", { class: "log", id: "log", role: "log", "aria-live": "polite", "aria-labelledby": "log-h", tabindex: "0" }),
+    log: h("ol", { class: "log", id: "log", "aria-labelledby": "log-h", tabindex: "0" }),
     dialog: h("dialog", { class: "dialog", id: "decision", "aria-labelledby": "dlg-h" }),
   };
   parts.logTitle = h("h2", { class: "small-h log-h", id: "log-h" });
@@ -54,7 +54,9 @@ export function buildTable(root, ctx) {
       parts.bar, parts.keys),
     h("div", { class: "table-side" },
       h("section", { class: "panel players-panel", "aria-labelledby": "players-h" }, parts.playersTitle, parts.players),
-      h("section", { class: "panel logbox", "aria-labelledby": "log-h" }, parts.logTitle, parts.log)),
+      // The log is a live region (role="log"): other players' moves are read out as they come.
+      h("section", { class: "panel logbox", "aria-labelledby": "log-h" }, parts.logTitle,
+        h("div", { class: "log-live", id: "log-live", role: "log", "aria-live": "polite", "aria-labelledby": "log-h" }, parts.log))),
   ), parts.dialog);
   for (const r of [parts.market, parts.farm]) rowKeys(ctx, r);
   wireDialog(ctx, parts.dialog);

@@ -194,3 +194,33 @@ def choose_token(page, i: int) -> None:
     before = log_count(page)
     page.locator("dialog[open] .token-btn").nth(i % 4).click()
     wait_log_grows(page, before)
+
+
+def audit(page, where: str) -> list[dict]:
+    """Run axe-core (bundled by the test-only package axe-playwright-python, never served by
+    the app) on the page as it is now; fail on any serious or critical violation. Returns
+    all violations (minor and moderate ones are printed)."""
+    from axe_playwright_python.sync_playwright import Axe
+    violations = Axe().run(page).response["violations"]
+    bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:4]) for v in violations
+           if v["impact"] in ("serious", "critical")]
+    for v in violations:
+        print(f"axe {where}: {v['impact']} {v['id']} ({len(v['nodes'])} nodes)")
+    assert not bad, f"{where}: {bad}"
+    return violations
+
+
+FOCUS_WATCH = """() => {
+  // Count the times keyboard focus falls back to <body> right after the page drew a new
+  // state (a server update) — a player who does not use a mouse would lose their place.
+  window.__focusLost = 0; window.__updates = 0; window.__lostAt = [];
+  new MutationObserver(() => {
+    window.__updates++;
+    const v = document.body.dataset.version;
+    setTimeout(() => { if (document.activeElement === document.body || !document.activeElement) { window.__focusLost++; window.__lostAt.push(v + ':' + document.body.dataset.decision); } }, 60);
+  }).observe(document.body, {attributes: true, attributeFilter: ['data-version']});
+}"""
+
+
+def focus_on_body(page) -> bool:
+    return page.evaluate("document.activeElement === document.body || !document.activeElement")

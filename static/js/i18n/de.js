@@ -280,17 +280,11 @@ export default {
   "room.sound_on": "Ton: an",
   "room.sound_off": "Ton: aus",
 
+  "howto.rules": "Regeln:",
+  "howto.pic_route": "Der Seeweg: das rote Schiff hat Edo erreicht; Blau liegt in Anori, dem sicheren Hafen; Gelb in Oshima; Grün in Osaka.",
+  "howto.pic_tide": "Die Schwarze Flut: das gelbe Schiff hat Edo erreicht; das rote und das blaue Schiff auf den Wellenfeldern sinken; eine als versichert markierte blaue Ware bleibt.",
+  "rules.back": "Zurück zu den Spielregeln",
   "howto.title": "Spielregeln",
   "howto.back": "Zur Startseite",
   "howto.back_game": "Zurück zum Spiel",
-  "howto.sections": [
-    ["Ziel", "Kauft Waren in Osaka und verkauft sie in Edo. Verkäufe bringen Siegpunkte (SP); die meisten SP gewinnen."],
-    ["Karten", "Jede Karte ist dreierlei: Münzen (Wert 2, 3 oder 5) auf der Hand, Waren ihrer Farbe (◆ rot, ■ blau, ▲ gelb, ● grün) auf dem Markt, und Schilde (Versicherungssymbole: 2 auf einer 2, 1 auf einer 3) gegen die Schwarze Flut."],
-    ["Beginn", "Alle ziehen eine Starthand im Wert von mindestens 8. Dann wählt jeder ein Leistungsplättchen."],
-    ["Dein Zug: eins von dreien", "Münze nehmen: eine Marktkarte auf die Hand. Reservieren: deinen Reservierungsstein auf eine Karte auf dem Markt oder Bauernhof legen; nur du darfst sie dann nehmen oder kaufen. Kaufen: ALLE Waren des Markts (außer von anderen reservierten) mit Münzen aus der Hand bezahlen. Die Zahlung muss knapp sein: keine Karte darf übrig sein, ohne die der Preis noch gedeckt wäre. Das Spiel schlägt eine vor."],
-    ["Schiffe", "Für jede gekaufte Farbe segelt ihr Schiff 1 Feld Richtung Edo (2 Felder bei zwei oder mehr Waren dieser Farbe). Nach einem Kauf rückt der Bauernhof auf den Markt, und neue Karten kommen dazu."],
-    ["Abrechnung in Edo", "Erreicht ein Schiff Edo, verkaufen alle ihre Waren dieser Farbe: Preis = höchste Karte + eigene Plättchen dieser Farbe; Wert = Preis × Anzahl Karten, aufgerundet auf ein Vielfaches von 5; je 5 gibt 1 SP. Für jede abgerechnete Farbe gibt es ein weiteres Plättchen dieser Farbe."],
-    ["Schwarze Flut", "Bei jeder Abrechnung sinken die Schiffe auf den beiden Wellenfeldern (Enshunada I und II), und ihre Waren gehen verloren — außer du versicherst sie, indem du Karten dieser Farbe ablegst: jedes Schild rettet eine Ware. Anori (⚓) ist ein sicherer Hafen."],
-    ["Ende", "Das Spiel endet, sobald jemand 8 Leistungsplättchen hat. Die meisten SP gewinnen; bei Gleichstand die meisten Plättchen."],
-  ],
 };

@@ -280,17 +280,11 @@ export default {
   "room.sound_on": "Sound: on",
   "room.sound_off": "Sound: off",
 
+  "howto.rules": "Rules:",
+  "howto.pic_route": "The sea route: the red ship has reached Edo; blue is at Anori, the safe port; yellow at Oshima; green at Osaka.",
+  "howto.pic_tide": "The Black Tide: the yellow ship has reached Edo; the red and blue ships on the wave spaces sink; a blue good marked insured is kept.",
+  "rules.back": "Back to How to play",
   "howto.title": "How to play",
   "howto.back": "Back to the start page",
   "howto.back_game": "Back to the game",
-  "howto.sections": [
-    ["Goal", "Buy goods in Osaka and sell them in Edo. Sales earn Victory Points (VP); the most VPs win."],
-    ["Cards", "Each card is three things: coins (its value 2, 3 or 5) while in your hand, goods of its colour (◆ red, ■ blue, ▲ yellow, ● green) while in the Market, and shields (insurance icons: 2 on a 2, 1 on a 3) for the Black Tide."],
-    ["Start", "Everyone draws a starting hand worth 8 or more. Then each player chooses one Achievement token."],
-    ["Your turn: one of three", "Take a coin: one Market card into your hand. Reserve: put your Reservation piece on a Market or Farm card; only you may then take or buy it. Buy: pay for ALL the Market goods (except those reserved by others) with coins from your hand. The payment must be minimal: no card may be left out while still covering the cost. The game suggests one."],
-    ["Ships", "For each colour you buy, its ship sails 1 step toward Edo (2 steps for two or more goods of that colour). After a purchase the Farm slides into the Market and new cards are dealt."],
-    ["Payment in Edo", "When a ship reaches Edo, everybody sells all goods of that colour: price = highest card + your tokens of that colour; value = price × number of cards, rounded up to a multiple of 5; every 5 is 1 VP. Each colour you scored gives you one more token of that colour."],
-    ["Black Tide", "At every payment, ships on the two wave spaces (Enshunada I and II) sink and their goods are lost — unless you insure them by discarding cards of that colour: each shield saves one good. Anori (⚓) is a safe port."],
-    ["End", "The game ends as soon as a player has 8 Achievement tokens. Most VPs wins; ties go to the most tokens."],
-  ],
 };

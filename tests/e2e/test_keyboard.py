@@ -1,0 +1,218 @@
+"""Keyboard and screen-reader play in a real browser: a whole game against a computer player
+with the keyboard alone (Tab, arrows, Space, Enter, Escape and the listed shortcuts), focus
+never falling back to <body> after an action or a server update, the decision dialogs taking,
+keeping and returning focus, and an axe-core audit (no serious or critical violations) of
+home, room, table, each dialog and the end screen."""
+from __future__ import annotations
+
+import re
+import time
+
+from playwright.sync_api import expect
+
+from .conftest import PHONE
+from .helpers import FOCUS_WATCH, audit, focus_on_body, goto, market, farm
+
+
+class Keys:
+    """Presses keys on a page and counts them (Tab presses separately)."""
+
+    def __init__(self, page):
+        self.page, self.tabs, self.other = page, 0, 0
+
+    def press(self, key: str, times: int = 1) -> None:
+        for _ in range(times):
+            self.page.keyboard.press(key)
+            if key in ("Tab", "Shift+Tab"):
+                self.tabs += 1
+            else:
+                self.other += 1
+
+    def tab_to(self, selector: str, limit: int = 40) -> None:
+        """Tab until the element matching `selector` has the focus."""
+        for _ in range(limit):
+            if self.page.evaluate("s => document.activeElement && document.activeElement.matches(s)", selector):
+                return
+            self.press("Tab")
+        raise AssertionError(f"Tab never reached {selector}")
+
+
+def _focused(page) -> str:
+    return page.evaluate("""() => { const a = document.activeElement;
+      return a ? a.tagName.toLowerCase() + (a.id ? '#' + a.id : '') + (a.dataset.card ? '[card=' + a.dataset.card + ']' : '') : 'none'; }""")
+
+
+def _decision(page, timeout_s: float = 30.0) -> str | None:
+    """What the page must decide once it is its turn ("turn", "token_draft", "insurance"),
+    None at the end."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if page.locator(".result:not([hidden])").count():
+            return None
+        d = page.evaluate("document.body.dataset.pending === '0' && document.body.dataset.decision || ''")
+        if d:
+            return d
+        time.sleep(0.05)
+    raise AssertionError("no decision came")
+
+
+def _wait_answer(page, version: int) -> None:
+    page.wait_for_function("v => +document.body.dataset.version > v && document.body.dataset.pending === '0'", arg=version)
+
+
+def _version(page) -> int:
+    return int(page.evaluate("+document.body.dataset.version"))
+
+
+def _move_in_row(keys, page, row: str, target: int) -> None:
+    """Focus the row by its shortcut, then arrow keys to card `target`; Space selects it."""
+    keys.press({"market": "m", "farm": "f"}[row])
+    ids = page.eval_on_selector_all(f"#{row} .card", "els => els.map(e => +e.dataset.card)")
+    at = ids.index(int(page.evaluate("+document.activeElement.dataset.card")))
+    goal = ids.index(target)
+    keys.press("ArrowRight" if goal > at else "ArrowLeft", abs(goal - at))
+    assert page.evaluate("+document.activeElement.dataset.card") == target
+    keys.press("Space")
+    expect(page.locator(f'#{row} .card[data-card="{target}"]')).to_have_attribute("aria-pressed", "true")
+
+
+def _turn(keys, page) -> str:
+    """One turn by keyboard; returns what was done."""
+    if page.locator("#btn-pass").count():
+        keys.press("p")
+        return "pass"
+    if page.get_attribute("#btn-suggest", "aria-disabled") is None and any(not m["other"] for m in market(page)):
+        keys.press("s")
+        expect(page.locator("#btn-buy")).not_to_have_attribute("aria-disabled", "true")
+        keys.press("b")
+        return "buy"
+    takeable = [m["card"] for m in market(page) if not m["other"]]
+    if takeable:
+        _move_in_row(keys, page, "market", takeable[-1])
+        keys.press("t")
+        return "take"
+    free = [f["card"] for f in farm(page) if not f["reserved"]]
+    _move_in_row(keys, page, "farm", free[0])
+    keys.press("r")
+    return "reserve"
+
+
+def _dialog_by_keyboard(keys, page, kind: str, first: bool, shots) -> None:
+    """Answer a decision dialog: focus is inside it; the first time, Escape puts it aside
+    (focus on "Decide…") and D brings it back."""
+    dlg = page.locator("dialog#decision[open]")
+    expect(dlg).to_have_count(1)
+    assert page.evaluate("document.getElementById('decision').contains(document.activeElement)"), _focused(page)
+    if first:
+        shots(f"kbd-{kind}-dialog")
+        audit(page, f"{kind} dialog")
+        keys.press("Escape")
+        expect(dlg).to_have_count(0)
+        assert _focused(page) == "button#btn-decide"
+        keys.press("d")
+        expect(dlg).to_have_count(1)
+        assert page.evaluate("document.getElementById('decision').contains(document.activeElement)")
+    if kind == "token_draft":
+        keys.press("Enter")  # the focused (first) colour
+    else:
+        keys.tab_to("#insure-none")
+        keys.press("Enter")
+
+
+def test_a_whole_game_by_keyboard_alone_with_audits(e2e_server, new_page, shots):
+    base = e2e_server.base_url
+    page = new_page()
+    keys = Keys(page)
+    snap = lambda name: page.screenshot(path=str(shots / f"{name}.png"))  # noqa: E731
+    goto(page, base + "/")
+    audit(page, "home")
+    # Create a room: Tab to the name field, type, Enter.
+    keys.tab_to("#create-name")
+    page.keyboard.type("Kim")
+    keys.press("Enter")
+    page.wait_for_url(re.compile(r".*/r/[^/]+$"))
+    page.wait_for_selector(".seat.mine")
+    audit(page, "room")
+    keys.tab_to("#add-bot")
+    keys.press("Enter")
+    page.wait_for_function("document.querySelectorAll('.seat:not(.empty)').length === 2")
+    assert _focused(page) == "button#add-bot"
+    keys.tab_to("#start-btn")
+    page.evaluate(FOCUS_WATCH)
+    keys.press("Enter")
+    page.wait_for_selector("#players .player")
+    done: dict[str, int] = {}
+    audited_table = first_draft = first_insure = False
+    for _ in range(400):
+        kind = _decision(page)
+        if kind is None:
+            break
+        before = _version(page)
+        if kind == "turn":
+            if not audited_table:
+                snap("kbd-table")
+                audit(page, "table")
+                audited_table = True
+            what = _turn(keys, page)
+        else:
+            first = not (first_draft if kind == "token_draft" else first_insure)
+            _dialog_by_keyboard(keys, page, kind, first, snap)
+            first_draft = first_draft or kind == "token_draft"
+            first_insure = first_insure or kind == "insurance"
+            what = kind
+        done[what] = done.get(what, 0) + 1
+        _wait_answer(page, before)
+        assert not focus_on_body(page), f"focus fell to <body> after {what}"
+    result = page.locator(".result")
+    expect(result).to_be_visible()
+    assert _focused(page) == "h2#result-h"
+    snap("kbd-result")
+    audit(page, "end screen")
+    lost, updates, lost_at = page.evaluate("[window.__focusLost, window.__updates, window.__lostAt]")
+    actions = sum(done.values())
+    print(f"keyboard game: {actions} actions {done}, {updates} updates, {keys.tabs} Tab presses, "
+          f"{keys.other} other keys, focus lost to <body> {lost} times {lost_at}")
+    assert done.get("buy") and done.get("take") and done.get("token_draft")
+    assert lost == 0
+    assert keys.tabs < actions  # far fewer Tab presses than actions: shortcuts and arrow keys
+
+
+def test_screen_reader_names_of_cards_tokens_and_the_log(e2e_server, new_page):
+    """Cards say colour, value, insurance icons and who reserved them; tokens and hand sizes
+    read as sentences; the log is a live region; disabled actions say why."""
+    base = e2e_server.base_url
+    page = new_page(viewport=PHONE)
+    goto(page, base + "/")
+    page.fill("#create-name", "Sam")
+    page.click("#create-btn")
+    page.wait_for_selector(".seat.mine")
+    page.click("#add-bot")
+    page.wait_for_function("document.querySelectorAll('.seat:not(.empty)').length === 2")
+    page.click("#start-btn")
+    page.wait_for_selector("#players .player")
+    live = page.locator("#log-live")
+    assert live.get_attribute("role") == "log" and live.get_attribute("aria-live") == "polite"
+    expect(live.locator("#log li").nth(1)).to_be_attached()  # the starting hands
+    name = page.locator("#market .card").first.get_attribute("aria-label")
+    assert re.fullmatch(r"(red|blue|yellow|green) [235], (2 insurance icons|1 insurance icon|no insurance icons)", name), name
+    tokens = page.locator(".player.mine .tokens").get_attribute("aria-label")
+    assert re.fullmatch(r"Achievement tokens: \d red, \d blue, \d yellow, and \d green", tokens), tokens
+    assert re.search(r"\d+ cards? in hand", page.locator(".player.mine .handsize").inner_text())
+    # A Take without a selected card: aria-disabled, still focusable, the reason linked.
+    if page.locator("dialog[open]").count():
+        page.keyboard.press("Escape")
+    take = page.locator("#btn-take")
+    assert take.get_attribute("aria-disabled") == "true"
+    why = page.locator("#" + take.get_attribute("aria-describedby"))
+    assert why.text_content()
+    # My turn is announced; a card I reserve says so by my name, in every row it is in.
+    if page.locator("#btn-decide").count():
+        page.keyboard.press("d")
+        page.locator("dialog[open] .token-btn").first.click()
+    assert _decision(page) == "turn"
+    expect(page.locator("#announce")).to_have_text("Your turn!")
+    cid = next(f["card"] for f in farm(page) if not f["reserved"])
+    page.click(f'#farm .card[data-card="{cid}"]')
+    page.click("#btn-reserve")
+    card = page.locator(f'.card[data-card="{cid}"]').first
+    expect(card).to_have_attribute("aria-label", re.compile(r", reserved by Sam$"))
