@@ -81,7 +81,8 @@ def test_every_refusal_a_person_can_cause_is_shown_in_german(e2e_server, new_pag
     late.wait_for_selector("#join-name")
     gate.held.add("room")
     for n in (2, 3, 4):
-        host.click("#add-bot")
+        with host.expect_response(lambda r: r.url.endswith("/bots")):
+            host.click("#add-bot")
         host.wait_for_function("n => document.querySelectorAll('.seat:not(.empty)').length === n", arg=n)
     # The host's own Add button says the room is full; pressed anyway, the server says so.
     host.click("#add-bot", force=True)
