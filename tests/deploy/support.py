@@ -92,12 +92,11 @@ def env_of(stage: list[Instruction]) -> dict[str, str]:
 
 
 def dockerignore_patterns(path: Path = ROOT / ".dockerignore") -> list[str]:
-    """The exclusion patterns of .dockerignore (no `!` exceptions are used in this project)."""
+    """The patterns of .dockerignore in order (an exception keeps its leading `!`)."""
     patterns = []
     for raw in path.read_text().splitlines():
         line = raw.strip()
         if line and not line.startswith("#"):
-            assert not line.startswith("!"), "exceptions are not handled by this reader"
             patterns.append(line.rstrip("/"))
     return patterns
 
@@ -105,16 +104,20 @@ def dockerignore_patterns(path: Path = ROOT / ".dockerignore") -> list[str]:
 def ignored(rel: str, patterns: list[str]) -> bool:
     """Whether a context path (posix, relative) is excluded: a pattern matches the path or one
     of its parent directories; `**/` matches any number of directories (Go filepath.Match plus
-    Docker's `**`, https://docs.docker.com/build/concepts/context/#dockerignore-files)."""
+    Docker's `**`); the last matching pattern decides, and one starting with `!` re-includes
+    (https://docs.docker.com/build/concepts/context/#dockerignore-files)."""
     parts = rel.split("/")
     prefixes = ["/".join(parts[:i]) for i in range(1, len(parts) + 1)]
+    out = False
     for pattern in patterns:
+        keep = pattern.startswith("!")
+        pattern = pattern[1:] if keep else pattern
         for prefix in prefixes:
-            if fnmatch.fnmatchcase(prefix, pattern):
-                return True
-            if pattern.startswith("**/") and fnmatch.fnmatchcase(prefix.split("/")[-1], pattern[3:]):
-                return True
-    return False
+            if fnmatch.fnmatchcase(prefix, pattern) or (
+                    pattern.startswith("**/") and fnmatch.fnmatchcase(prefix.split("/")[-1], pattern[3:])):
+                out = not keep
+                break
+    return out
 
 
 def context_files(patterns: list[str] | None = None) -> list[str]:
