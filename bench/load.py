@@ -37,7 +37,6 @@ import platform
 import random
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -51,6 +50,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from app.testing.launcher import ServerProcess  # noqa: E402 - after the path
 
 SETUP_TIMEOUT_S = 600.0       # creating and connecting the rooms of one step
 DRAIN_S = 5.0                 # after the window: wait this long for actions still in flight
@@ -263,13 +263,6 @@ def worker_main(pipe, cfg: dict) -> None:
 
 # ================================================================= the server under test
 
-def free_port() -> int:
-    """A TCP port free on 127.0.0.1 right now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 async def _pg_admin(admin_url: str, *sql: str) -> None:
     import asyncpg
     conn = await asyncpg.connect(admin_url)
@@ -290,71 +283,47 @@ def fresh_database(db: str, tmp: Path, step: int, pg_admin_url: str) -> str:
     return f"{base}/{PG_DB}"
 
 
-class Server:
-    """`osaka serve` on 127.0.0.1 in its own process group (migrated first)."""
+class Server(ServerProcess):
+    """`osaka serve` of the checkout `root` on 127.0.0.1 (migrated first; the shared launcher,
+    app/testing/launcher.py), optionally under py-spy (`profile`: its raw output path)."""
 
     def __init__(self, database_url: str, log_path: Path, env: dict[str, str],
                  profile: str | None = None, root: Path = ROOT):
-        self.root = root             # the checkout whose `app` package is served (`python -m app.cli`)
-        self.profile = profile       # py-spy raw (collapsed stacks) output path, or None
-        self.pid: int | None = None  # the server's pid (under py-spy: its child)
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log_path = log_path
-        self.env = {**os.environ, "DATABASE_URL": database_url, "BOT_DELAY_S": "0",
-                    "LOG_LEVEL": "info", **env}
-        self.proc: subprocess.Popen | None = None
-
-    def start(self, timeout_s: float = 60) -> Server:
-        import httpx
-        subprocess.run([sys.executable, "-m", "app.cli", "migrate"], cwd=self.root, env=self.env,
-                       check=True, timeout=120, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        log = open(self.log_path, "ab")
-        cmd = [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port)]
-        if self.profile:
+        wrap = None
+        if profile:
             spy = shutil.which("py-spy", path=str(Path(sys.executable).parent)) or shutil.which("py-spy")
             if spy is None:
                 raise RuntimeError("--profile needs py-spy (pip install py-spy)")
             # --gil: only samples of the thread holding the GIL, i.e. where the CPU goes
-            cmd = [spy, "record", "--format", "raw", "--rate", "100", "--gil",
-                   "-o", self.profile, "--"] + cmd
-        self.proc = subprocess.Popen(cmd, cwd=self.root, env=self.env, stdout=log,
-                                     stderr=subprocess.STDOUT, start_new_session=True)
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {self.log_path.read_text()[-3000:]}")
-            try:
-                if httpx.get(self.url + "/healthz", timeout=1).status_code == 200:
-                    self.pid = self.proc.pid
-                    if self.profile:  # measure the server, not py-spy
-                        import psutil
-                        self.pid = psutil.Process(self.proc.pid).children()[0].pid
-                    return self
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        self.stop()
-        raise RuntimeError("server did not start in time")
+            wrap = [spy, "record", "--format", "raw", "--rate", "100", "--gil", "-o", profile, "--"]
+        super().__init__(database_url, log_path, env={"BOT_DELAY_S": "0", "LOG_LEVEL": "info", **env},
+                         root=root, wrap=wrap)
+        self.profile = profile
+        self.url = self.base_url
+        self._server_pid: int | None = None
 
-    def stop(self) -> None:
-        """SIGTERM the process group, SIGKILL if it lingers."""
-        if self.proc is None:
-            return
-        if self.profile and self.pid and self.proc.poll() is None:
-            try:  # stop the server first so that py-spy writes its profile
-                os.kill(self.pid, signal.SIGTERM)
+    @property
+    def pid(self) -> int | None:
+        """The server's pid (under py-spy: its child)."""
+        return self._server_pid
+
+    def start(self, timeout_s: float = 60) -> Server:
+        super().start(timeout_s, migrate_first=True)
+        self._server_pid = self.proc.pid
+        if self.profile:  # measure the server, not py-spy
+            import psutil
+            self._server_pid = psutil.Process(self.proc.pid).children()[0].pid
+        return self
+
+    def stop(self, timeout_s: float = 15) -> int | None:
+        """SIGTERM the server first under py-spy (so that it writes its profile), then the group."""
+        if self.profile and self._server_pid and self.proc is not None and self.proc.poll() is None:
+            try:
+                os.kill(self._server_pid, signal.SIGTERM)
                 self.proc.wait(60)
             except (ProcessLookupError, subprocess.TimeoutExpired):
                 pass
-        for sig, wait in ((signal.SIGTERM, 15), (signal.SIGKILL, 10)):
-            if self.proc.poll() is not None:
-                break
-            try:
-                os.killpg(self.proc.pid, sig)
-                self.proc.wait(wait)
-            except (ProcessLookupError, subprocess.TimeoutExpired):
-                pass
+        return super().stop(timeout_s)
 
 
 def pid_listening_on(url: str) -> int | None:

@@ -1,4 +1,5 @@
-"""Shared fixtures: a fresh database per backend and a real `osaka serve` in a subprocess.
+"""Shared fixtures: a fresh database per backend and a real `osaka serve` in a subprocess
+(app/testing/launcher.py, the one launcher of the tests and the benchmark).
 
 Backends: SQLite always; PostgreSQL too when TEST_DATABASE_URL is set (a fresh database is
 created per test session and dropped afterwards, so runs are repeatable).
@@ -8,25 +9,15 @@ from __future__ import annotations
 import asyncio
 import os
 import secrets
-import signal
-import socket
-import subprocess
-import sys
-import time
 from pathlib import Path
 
-import httpx
 import pytest
+
+from app.testing import launcher
+from app.testing.launcher import QUIET, ServerProcess, free_port  # noqa: F401 - free_port: tests/deploy
 
 ROOT = Path(__file__).resolve().parent.parent
 BACKENDS = ["sqlite"] + (["postgresql"] if os.environ.get("TEST_DATABASE_URL") else [])
-
-
-def free_port() -> int:
-    """A TCP port free on 127.0.0.1 right now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 async def _pg_admin(url: str, sql: str) -> None:
@@ -54,65 +45,18 @@ def database_url(request, tmp_path_factory) -> str:
         asyncio.run(_pg_admin(base, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
-class Server:
-    """`osaka serve` in its own process group, on a free port of 127.0.0.1."""
+class Server(ServerProcess):
+    """`osaka serve` in its own process group on a free port of 127.0.0.1 (the shared
+    launcher, app/testing/launcher.py): computer players without delay, warnings only;
+    `env` adds or overrides settings."""
 
     def __init__(self, database_url: str, log_path: Path, **env: str):
-        self.database_url = database_url
-        self.port = free_port()
-        self.base_url = f"http://127.0.0.1:{self.port}"
-        self.ws_url = f"ws://127.0.0.1:{self.port}"
-        self.log_path = log_path
-        self.env = {**os.environ, "DATABASE_URL": database_url, "BOT_DELAY_S": "0",
-                    "LOG_LEVEL": "warning", **env}
-        self.proc: subprocess.Popen | None = None
-
-    def start(self, timeout_s: float = 30) -> Server:
-        """Start and wait until /healthz answers."""
-        log = open(self.log_path, "ab")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port)],
-            cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {self.log_path.read_text()[-3000:]}")
-            try:
-                if httpx.get(self.base_url + "/healthz", timeout=1).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        self.kill()
-        raise RuntimeError("server did not start in time")
-
-    def kill(self) -> None:
-        """SIGKILL the whole process group (server and its bot workers) at once."""
-        if self.proc is not None and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait(10)
-
-    def stop(self) -> None:
-        """SIGTERM (graceful), SIGKILL if it lingers; then the rest of the group."""
-        if self.proc is None:
-            return
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                pass
-        try:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        self.proc.wait(10)
+        super().__init__(database_url, log_path, env={**QUIET, **env})
 
 
 def migrate(database_url: str) -> None:
     """`osaka migrate` against that database."""
-    subprocess.run([sys.executable, "-m", "app.cli", "migrate"], cwd=ROOT, check=True,
-                   env={**os.environ, "DATABASE_URL": database_url, "LOG_LEVEL": "warning"})
+    launcher.migrate(database_url)
 
 
 @pytest.fixture(scope="session")

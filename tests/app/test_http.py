@@ -197,31 +197,16 @@ def test_seat_to_bot_rules(server):
 
 def test_readyz_is_503_when_migrations_are_missing(tmp_path):
     """A server on a database without the schema is alive but not ready."""
-    import os
-    import subprocess
     import sys
-    import time
 
-    import socket
-    from pathlib import Path
-    root = Path(__file__).resolve().parents[2]
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    env = {**os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'empty.db'}", "LOG_LEVEL": "warning"}
-    proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "--factory", "app.main:create_app",
-                             "--host", "127.0.0.1", "--port", str(port)], cwd=root, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    from app.testing.launcher import QUIET, ServerProcess, free_port
+    port = free_port()
+    srv = ServerProcess(f"sqlite+aiosqlite:///{tmp_path / 'empty.db'}", tmp_path / "server.log", env=QUIET,
+                        port=port, command=[sys.executable, "-m", "uvicorn", "--factory", "app.main:create_app",
+                                            "--host", "127.0.0.1", "--port", str(port)])
     try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        r = httpx.get(f"http://127.0.0.1:{port}/readyz")
+        srv.start()
+        r = httpx.get(f"{srv.base_url}/readyz")
         assert r.status_code == 503 and r.json()["status"] == "not_ready"
     finally:
-        proc.kill()
-        proc.wait(10)
+        srv.kill()

@@ -6,14 +6,14 @@ from __future__ import annotations
 import ast
 import os
 import shutil
-import signal
 import subprocess
 import sys
-import time
 import tomllib
 from pathlib import Path
 
 import httpx
+
+from app.testing.launcher import ServerProcess, free_port
 
 from .support import ROOT, context_files, dockerfile, dockerignore_patterns, env_of, ignored
 
@@ -113,17 +113,10 @@ def _image_app_dir(tmp: Path) -> Path:
     return app_dir
 
 
-def _free_port() -> int:
-    import socket
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def test_image_layout_serves_and_passes_its_healthcheck(tmp_path):
     app_dir = _image_app_dir(tmp_path)
     final = _final()
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, **{k: v for k, v in env_of(final).items() if k != "PATH"},
            "PORT": str(port), "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'osaka.db'}",
            "PYTHONPATH": ""}
@@ -131,22 +124,14 @@ def test_image_layout_serves_and_passes_its_healthcheck(tmp_path):
     where = subprocess.run([sys.executable, "-c", "import app; print(app.__file__)"], cwd=app_dir,
                            env=env, capture_output=True, text=True, check=True).stdout.strip()
     assert Path(where).is_relative_to(app_dir)
-    log = open(tmp_path / "server.log", "wb")
-    proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve"], cwd=app_dir, env=env,
-                            stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
+    # the image's command as it is (no --host/--port: PORT from the environment), signalled alone
+    srv = ServerProcess(env["DATABASE_URL"], tmp_path / "server.log", env=env, port=port, root=app_dir,
+                        command=[sys.executable, "-m", "app.cli", "serve"], new_session=False)
+    base = srv.base_url
     healthcheck = _ops(final, "HEALTHCHECK")[0].exec_form()
     healthcheck[0] = sys.executable
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            assert proc.poll() is None, (tmp_path / "server.log").read_text()[-2000:]
-            assert time.monotonic() < deadline, "the server did not start"
-            try:
-                if httpx.get(base + "/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.1)
+        srv.start()
         assert httpx.get(base + "/readyz").json() == {"status": "ready"}  # migrated on start
         page = httpx.get(base + "/")
         assert page.status_code == 200 and "text/html" in page.headers["content-type"]
@@ -158,8 +143,7 @@ def test_image_layout_serves_and_passes_its_healthcheck(tmp_path):
         assert check.returncode == 0, check.stdout + check.stderr
         assert '"ready"' in check.stdout
     finally:
-        proc.send_signal(signal.SIGTERM)
-        rc = proc.wait(15)
+        rc = srv.stop()
     assert rc == 0
     # a stopped server fails the same check
     check = subprocess.run(healthcheck, cwd=app_dir, env=env, capture_output=True, text=True, timeout=10)

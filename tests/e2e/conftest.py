@@ -1,19 +1,14 @@
 """Fixtures for the browser tests: a real `osaka serve` subprocess on a temporary SQLite
-database (migrated with `osaka migrate` first, bots without delay) and Debian's headless
+database (migrated with `osaka migrate` first, bots without delay; app/testing/launcher.py) and Debian's headless
 Chromium driven by Playwright. Screenshots go to test-artifacts/screenshots/ (gitignored)."""
 from __future__ import annotations
 
 import os
-import shutil
-import signal
-import socket
-import subprocess
-import sys
-import time
 from pathlib import Path
 
-import httpx
 import pytest
+
+from app.testing.launcher import QUIET, ServerProcess
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "test-artifacts" / "screenshots"
@@ -24,55 +19,16 @@ DESKTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _osaka() -> list[str]:
-    """The `osaka` console script of this interpreter's environment (or `python -m app.cli`)."""
-    script = Path(sys.executable).with_name("osaka")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "app.cli"]
-
-
-class E2EServer:
-    """A running `osaka serve`: `.base_url` ("http://127.0.0.1:PORT"), `.stop()`; `env` adds
-    or overrides environment variables (settings, e.g. HANDOVER_AFTER_S)."""
+class E2EServer(ServerProcess):
+    """A running `osaka serve` on its own migrated SQLite file in `tmp` (the shared launcher,
+    app/testing/launcher.py): `.base_url` ("http://127.0.0.1:PORT"), `.stop()`; `env` adds or
+    overrides environment variables (settings, e.g. HANDOVER_AFTER_S); `port` reuses a port
+    (a restart)."""
 
     def __init__(self, tmp: Path, port: int | None = None, env: dict[str, str] | None = None):
-        self.port = port or _free_port()
-        self.base_url = f"http://127.0.0.1:{self.port}"
-        self.log_path = tmp / "server.log"
-        self.env = {**os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{tmp / 'e2e.db'}",
-                    "BOT_DELAY_S": "0", "LOG_LEVEL": "warning", **(env or {})}
-        subprocess.run(_osaka() + ["migrate"], cwd=ROOT, env=self.env, check=True)
-        log = open(self.log_path, "ab")
-        self.proc = subprocess.Popen(
-            _osaka() + ["serve", "--host", "127.0.0.1", "--port", str(self.port)],
-            cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError("server exited: " + self.log_path.read_text()[-3000:])
-            try:
-                if httpx.get(self.base_url + "/healthz", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        self.stop()
-        raise RuntimeError("server did not start in time")
-
-    def stop(self) -> None:
-        """SIGTERM the server's process group, SIGKILL if it lingers."""
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(10)
+        super().__init__(f"sqlite+aiosqlite:///{tmp / 'e2e.db'}", tmp / "server.log",
+                         env={**QUIET, **(env or {})}, port=port)
+        self.start(migrate_first=True)
 
 
 @pytest.fixture(scope="session")
