@@ -115,7 +115,7 @@ async def join_room(session: AsyncSession, room: Room, name: str) -> tuple[Seat,
     number = _next_seat(room)
     token = new_token()
     seat = Seat(room_id=room.id, seat=number, name=name, token_hash=hash_token(token), created_at=utcnow())
-    session.add(seat)
+    room.seats.append(seat)  # in the session by cascade; the room in memory stays current
     room.active_at = utcnow()
     await _flush_seat(session)
     return seat, token
@@ -127,7 +127,7 @@ async def add_bot(session: AsyncSession, room: Room, level: str) -> Seat:
     number = _next_seat(room)
     seat = Seat(room_id=room.id, seat=number, name=BOT_NAMES[level], token_hash=None,
                 bot_level=level, created_at=utcnow())
-    session.add(seat)
+    room.seats.append(seat)  # in the session by cascade; the room in memory stays current
     await _flush_seat(session)
     return seat
 

@@ -33,3 +33,28 @@ async def running(settings: Settings) -> AsyncIterator[tuple[Live, httpx.AsyncCl
 def auth(token: str) -> dict:
     """The Authorization header of a seat token."""
     return {"Authorization": f"Bearer {token}"}
+
+
+@contextlib.asynccontextmanager
+async def serving(settings: Settings) -> AsyncIterator[tuple[Live, str]]:
+    """(live, "127.0.0.1:PORT"): the app served by uvicorn inside this event loop (no
+    subprocess), with its lifespan, for real WebSocket clients; stopped afterwards."""
+    import asyncio
+
+    import uvicorn
+
+    from app.testing.launcher import free_port
+    app = create_app(settings)
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    task = asyncio.create_task(server.serve())
+    try:
+        async with asyncio.timeout(30):
+            while not server.started:
+                if task.done():
+                    task.result()  # raises what stopped it
+                await asyncio.sleep(0.02)
+        yield app.state.live, f"127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        await asyncio.wait_for(task, 30)
