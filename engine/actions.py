@@ -10,7 +10,12 @@ from .errors import IllegalAction
 
 
 class Action:
-    """Base class of the six action kinds. ``type`` is the JSON ``"type"`` string."""
+    """Base class of the six action kinds. ``type`` is the JSON ``"type"`` string.
+
+    Actions are immutable (setting an attribute raises ``AttributeError``) and valid by
+    construction: a constructor given a field that its JSON form could not hold raises
+    ``IllegalAction("malformed")``.
+    """
 
     __slots__ = ()
     type = ""
@@ -22,6 +27,11 @@ class Action:
         """The action's JSON dict, e.g. ``{"type": "take", "card": 41}``."""
         raise NotImplementedError
 
+    def __setattr__(self, name, value) -> None:
+        raise AttributeError("actions are immutable")
+
+    __delattr__ = __setattr__
+
     def __eq__(self, other: object) -> bool:
         return type(self) is type(other) and self._key() == other._key()  # type: ignore[attr-defined]
 
@@ -32,6 +42,10 @@ class Action:
         return f"{type(self).__name__}{self._key()}"
 
 
+_set = object.__setattr__
+_new = object.__new__
+
+
 class ChooseToken(Action):
     """Take one Achievement token of a colour in the token draft (R-setup-5).
     ``color`` is the colour index 0..3."""
@@ -40,7 +54,9 @@ class ChooseToken(Action):
     type = "choose_token"
 
     def __init__(self, color: int) -> None:
-        self.color = color
+        if type(color) is not int or not 0 <= color < len(COLORS):
+            raise IllegalAction("malformed", "color must be a colour index 0..3")
+        _set(self, "color", color)
 
     def _key(self) -> tuple:
         return (self.color,)
@@ -56,8 +72,8 @@ class Buy(Action):
     __slots__ = ("payment",)
     type = "buy"
 
-    def __init__(self, payment: tuple[int, ...]) -> None:
-        self.payment = tuple(payment)
+    def __init__(self, payment) -> None:
+        _set(self, "payment", _card_list(list(payment)))
 
     def _key(self) -> tuple:
         return (tuple(sorted(self.payment)),)
@@ -73,7 +89,7 @@ class Take(Action):
     type = "take"
 
     def __init__(self, card: int) -> None:
-        self.card = card
+        _set(self, "card", _card(card))
 
     def _key(self) -> tuple:
         return (self.card,)
@@ -89,7 +105,7 @@ class Reserve(Action):
     type = "reserve"
 
     def __init__(self, card: int) -> None:
-        self.card = card
+        _set(self, "card", _card(card))
 
     def _key(self) -> tuple:
         return (self.card,)
@@ -105,9 +121,9 @@ class Insure(Action):
     __slots__ = ("discard", "goods")
     type = "insure"
 
-    def __init__(self, discard: tuple[int, ...] = (), goods: tuple[int, ...] = ()) -> None:
-        self.discard = tuple(discard)
-        self.goods = tuple(goods)
+    def __init__(self, discard=(), goods=()) -> None:
+        _set(self, "discard", _card_list(list(discard)))
+        _set(self, "goods", _card_list(list(goods)))
 
     def _key(self) -> tuple:
         return (tuple(sorted(self.discard)), tuple(sorted(self.goods)))
@@ -144,6 +160,28 @@ def _card_list(value) -> tuple[int, ...]:
     return tuple(_card(v) for v in value)
 
 
+# -- the engine's own actions: shared where the value allows, built without re-checking ----
+TAKE: tuple[Take, ...] = tuple(Take(c) for c in range(NUM_CARDS))
+RESERVE: tuple[Reserve, ...] = tuple(Reserve(c) for c in range(NUM_CARDS))
+CHOOSE_TOKEN: tuple[ChooseToken, ...] = tuple(ChooseToken(c) for c in range(len(COLORS)))
+PASS = Pass()
+
+
+def buy_of(payment: tuple[int, ...]) -> Buy:
+    """A Buy of valid card ids (the engine's listing), without re-checking them."""
+    b = _new(Buy)
+    _set(b, "payment", payment)
+    return b
+
+
+def insure_of(discard: tuple[int, ...], goods: tuple[int, ...]) -> Insure:
+    """An Insure of valid card ids (the engine's listing), without re-checking them."""
+    a = _new(Insure)
+    _set(a, "discard", discard)
+    _set(a, "goods", goods)
+    return a
+
+
 _FIELDS = {
     "choose_token": {"color"},
     "buy": {"payment"},
@@ -161,11 +199,13 @@ def action_from_json(obj) -> Action:
         IllegalAction: code ``malformed`` for anything that is not exactly one of the
             documented shapes (unknown type, missing or extra keys, wrong value types,
             card ids outside 0..107). Duplicate ids in a list are left for the rules to
-            refuse (``duplicate_card``). An ``Action`` object is returned as it is when its
-            fields have the shapes its JSON form would have, else refused the same way.
+            refuse (``duplicate_card``). An ``Action`` object (valid by construction) is
+            returned as it is.
     """
     if isinstance(obj, Action):
-        return _checked_object(obj)
+        if type(obj) not in _KINDS:
+            raise IllegalAction("malformed", f"unknown action class {type(obj).__name__}")
+        return obj
     if not isinstance(obj, dict):
         raise IllegalAction("malformed", "an action must be a JSON object")
     kind = obj.get("type")
@@ -178,39 +218,16 @@ def action_from_json(obj) -> Action:
         color = obj["color"]
         if not isinstance(color, str) or color not in COLOR_INDEX:
             raise IllegalAction("malformed", f"color must be one of {', '.join(COLORS)}")
-        return ChooseToken(COLOR_INDEX[color])
+        return CHOOSE_TOKEN[COLOR_INDEX[color]]
     if kind == "buy":
-        return Buy(_card_list(obj["payment"]))
+        return buy_of(_card_list(obj["payment"]))
     if kind == "take":
-        return Take(_card(obj["card"]))
+        return TAKE[_card(obj["card"])]
     if kind == "reserve":
-        return Reserve(_card(obj["card"]))
+        return RESERVE[_card(obj["card"])]
     if kind == "insure":
-        return Insure(_card_list(obj["discard"]), _card_list(obj["goods"]))
-    return Pass()
+        return insure_of(_card_list(obj["discard"]), _card_list(obj["goods"]))
+    return PASS
 
 
-def _checked_object(action: Action) -> Action:
-    """An Action object passed in directly must hold what its JSON form would: card ids
-    0..107 (tuples for lists), a colour index 0..3."""
-    kind = type(action)
-    if kind is ChooseToken:
-        if type(action.color) is not int or not 0 <= action.color < len(COLORS):
-            raise IllegalAction("malformed", "color must be a colour index 0..3")
-    elif kind is Take or kind is Reserve:
-        _card(action.card)
-    elif kind is Buy:
-        _card_tuple(action.payment)
-    elif kind is Insure:
-        _card_tuple(action.discard)
-        _card_tuple(action.goods)
-    elif kind is not Pass:
-        raise IllegalAction("malformed", f"unknown action class {kind.__name__}")
-    return action
-
-
-def _card_tuple(value) -> None:
-    if len(value) > _MAX_LIST:
-        raise IllegalAction("malformed", "expected a list of card ids")
-    for v in value:
-        _card(v)
+_KINDS = frozenset((ChooseToken, Buy, Take, Reserve, Insure, Pass))

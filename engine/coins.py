@@ -10,19 +10,23 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .cards import KIND, VALUE
+from .cards import COLOR, VALUE
 
 
-def payment_shapes(have: tuple[int, int, int], cost: int) -> list[tuple[int, int, int]]:
+@lru_cache(maxsize=4096)
+def payment_shapes(have: tuple[int, int, int], cost: int) -> tuple[tuple[int, int, int], ...]:
     """Every minimal shape ``(n2, n3, n5)`` payable from ``have`` (cards of value 2, 3, 5 in
     hand) for ``cost`` (R-buy-2, R-buy-3), fives then threes ascending.
 
     A payment is minimal when its total covers the cost and the total without its lowest card
-    would not; so for each count of 5s and 3s at most one count of 2s works.
+    would not; so for each count of 5s and 3s at most one count of 2s works. (Cached, hence
+    a tuple.)
     """
     out = []
-    for n5 in range(have[2] + 1):
-        for n3 in range(have[1] + 1):
+    # A minimal payment totals less than cost + 5 (total - lowest < cost), which bounds the
+    # counts of 5s and 3s worth trying.
+    for n5 in range(min(have[2], (cost + 4) // 5) + 1):
+        for n3 in range(min(have[1], (cost + 4) // 3) + 1):
             s35 = 5 * n5 + 3 * n3
             n2 = -(-(cost - s35) // 2) if s35 < cost else 0
             if n2 > have[0]:
@@ -31,7 +35,7 @@ def payment_shapes(have: tuple[int, int, int], cost: int) -> list[tuple[int, int
             lowest = 2 if n2 else 3 if n3 else 5
             if total >= cost > total - lowest:
                 out.append((n2, n3, n5))
-    return out
+    return tuple(out)
 
 
 def shape_of(cards) -> tuple[int, int, int]:
@@ -59,43 +63,61 @@ def splits(caps: tuple[int, ...], n: int) -> tuple[tuple[int, ...], ...]:
 def minimal_payments(hand: tuple[int, ...], cost: int) -> list[tuple[int, ...]]:
     """Every distinct minimal payment of ``cost`` from ``hand`` (R-buy-2, R-buy-3), one per
     multiset of card kinds (cards of the same colour and value are interchangeable): each
-    shape of ``payment_shapes`` with every split of its counts over the colours."""
-    by_kind: list[list[int]] = [[], [], [], [], [], [], [], [], [], [], [], []]
-    kind = KIND
+    shape of ``payment_shapes`` (in its order) with every split of its counts over the
+    colours (``_picks``)."""
+    value = VALUE
+    groups: tuple[list[int], list[int], list[int], list[int], list[int], list[int]] = \
+        ([], [], [], [], [], [])                 # indexed by value: 2, 3 and 5 are used
+    total = 0
     for c in hand:
-        by_kind[kind[c]].append(c)
-    lens = [len(k) for k in by_kind]
-    caps = (tuple(lens[0:4]), tuple(lens[4:8]), tuple(lens[8:12]))
-    have = (sum(caps[0]), sum(caps[1]), sum(caps[2]))
-    if 2 * have[0] + 3 * have[1] + 5 * have[2] < cost:
+        v = value[c]
+        total += v
+        groups[v].append(c)
+    if total < cost:
         return []
-    picks_cache: dict[int, list[tuple[int, ...]]] = {}
-
-    def picks(v: int, n: int) -> list[tuple[int, ...]]:
-        """The distinct ways to pick n cards of value index v, as id tuples."""
-        key = v * 256 + n
-        found = picks_cache.get(key)
-        if found is None:
-            found = []
-            base = v * 4
-            for split in splits(caps[v], n):
-                chosen: tuple[int, ...] = ()
-                for col in range(4):
-                    k = split[col]
-                    if k:
-                        chosen += tuple(by_kind[base + col][:k])
-                found.append(chosen)
-            picks_cache[key] = found
-        return found
-
-    out = []
-    for n2, n3, n5 in payment_shapes(have, cost):
-        for x in picks(0, n2):
-            for y in picks(1, n3):
-                xy = x + y
-                for z in picks(2, n5):
-                    out.append(xy + z)
+    twos, threes, fives = groups[2], groups[3], groups[5]
+    cache: dict[int, list[tuple[int, ...]]] = {}
+    out: list[tuple[int, ...]] = []
+    for n2, n3, n5 in payment_shapes((len(twos), len(threes), len(fives)), cost):
+        xs = cache.get(n2) if n2 else _NOTHING
+        if xs is None:
+            xs = cache[n2] = _picks(twos, n2)
+        ys = cache.get(100 + n3) if n3 else _NOTHING
+        if ys is None:
+            ys = cache[100 + n3] = _picks(threes, n3)
+        zs = cache.get(200 + n5) if n5 else _NOTHING
+        if zs is None:
+            zs = cache[200 + n5] = _picks(fives, n5)
+        out += [x + y + z for x in xs for y in ys for z in zs]
     return out
+
+
+_NOTHING: list[tuple[int, ...]] = [()]
+
+
+def _picks(cards: list[int], n: int) -> list[tuple[int, ...]]:
+    """The distinct ways to pick ``n`` >= 1 of ``cards`` (all of one value) up to colour:
+    per split of ``n`` over the colours (``splits``), the first cards of each colour in
+    hand order, colours in colour order."""
+    color = COLOR
+    first = color[cards[0]]
+    for c in cards:
+        if color[c] != first:
+            break
+    else:                                        # one colour: one way, the first n
+        return [tuple(cards[:n])]
+    by_colour: tuple[list[int], ...] = ([], [], [], [])
+    for c in cards:
+        by_colour[color[c]].append(c)
+    found = []
+    for split in splits((len(by_colour[0]), len(by_colour[1]), len(by_colour[2]),
+                         len(by_colour[3])), n):
+        chosen: list[int] = []
+        for col in range(4):
+            if split[col]:
+                chosen += by_colour[col][:split[col]]
+        found.append(tuple(chosen))
+    return found
 
 
 def cheapest_payment(hand, cost: int) -> list[int] | None:

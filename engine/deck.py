@@ -10,30 +10,38 @@ from .shuffle import shuffled
 from .state import GameState
 
 
+def _reshuffle(s: GameState, ev: list | None) -> bool:
+    """R-refresh-3: the draw pile is empty and a card must be drawn: shuffle the discard pile
+    into a new draw pile (R-refresh-3a). False when the discard pile is empty too."""
+    if not s.discard:
+        return False
+    s.deck = tuple(shuffled(s.rules_version, s.seed, s.shuffles, s.discard))
+    s.discard = ()
+    s.shuffles += 1
+    if ev is not None:
+        ev.append({"type": "reshuffle", "size": len(s.deck), "visible_to": None})
+    return True
+
+
 def draw(s: GameState, ev: list | None) -> int | None:
-    """Draw the top card of the draw pile; when it is empty, first shuffle the discard pile
-    into a new draw pile (R-refresh-3). Returns None when both piles are empty (Ruling)."""
-    if not s.deck:
-        if not s.discard:
-            return None
-        s.deck = tuple(shuffled(s.rules_version, s.seed, s.shuffles, s.discard))
-        s.discard = ()
-        s.shuffles += 1
-        if ev is not None:
-            ev.append({"type": "reshuffle", "size": len(s.deck), "visible_to": None})
+    """Draw the top card of the draw pile (reshuffling first when it is empty, R-refresh-3).
+    Returns None when both piles are empty (R-refresh-3 Ruling)."""
+    if not s.deck and not _reshuffle(s, ev):
+        return None
     card = s.deck[0]
     s.deck = s.deck[1:]
     return card
 
 
 def draw_many(s: GameState, count: int, ev: list | None) -> list[int]:
-    """Draw up to ``count`` cards (fewer when both piles run out, R-refresh-3 Ruling)."""
-    out = []
-    for _ in range(count):
-        card = draw(s, ev)
-        if card is None:
-            break
-        out.append(card)
+    """Draw up to ``count`` cards one after another (fewer when both piles run out,
+    R-refresh-3 Ruling); a reshuffle happens only when a card is due and the pile is empty."""
+    out: list[int] = []
+    while count > 0 and (s.deck or _reshuffle(s, ev)):
+        got = s.deck[:count]
+        s.deck = s.deck[count:]
+        out += got
+        count -= len(got)
     return out
 
 

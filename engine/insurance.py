@@ -79,8 +79,9 @@ def insurance_options(s: GameState, seat: int) -> list[tuple[tuple[int, ...], tu
 def may_insure(s: GameState, seat: int) -> bool:
     """Whether ``seat`` has an insurance choice besides insuring nothing, so must be asked
     (R-pay-6 Ruling: only a player with an uninsured good and an icon card of one sinking
-    colour is asked)."""
-    return any(len(ColourChoice(s, seat, col).shapes) > 1 for col in s.sinking)
+    colour is asked): a sinking colour with a good at risk and a discard shape for one good."""
+    at_risk = {COLOR[c] for c, insured in s.goods[seat] if not insured}
+    return any(col in at_risk and _hand_discards(s.hands[seat], col, 1) for col in s.sinking)
 
 
 def insurance_listed(s: GameState, seat: int, discard: tuple[int, ...],
@@ -90,7 +91,8 @@ def insurance_listed(s: GameState, seat: int, discard: tuple[int, ...],
     Canonical form, per colour: (value-2 discards, value-3 discards, value-5 discards,
     uninsured goods named, insured goods named), over distinct cards of the seat's hand and
     merchandise. A listed choice has, per sinking colour, ``(a, b, 0, k, 0)`` for one of its
-    shapes, and zeros for every other colour.
+    shapes (``ColourChoice.shapes``: ``(a, b)`` among ``discard_shapes`` of the colour's hand
+    cards for ``k``), and zeros for every other colour.
     """
     hand = s.hands[seat]
     own = dict(s.goods[seat])
@@ -100,14 +102,30 @@ def insurance_listed(s: GameState, seat: int, discard: tuple[int, ...],
         return False
     canon = [[0, 0, 0, 0, 0] for _ in range(4)]
     for c in discard:
-        canon[COLOR[c]][{2: 0, 3: 1, 5: 2}[VALUE[c]]] += 1
+        canon[COLOR[c]][_SLOT[VALUE[c]]] += 1
     for c in goods:
         canon[COLOR[c]][4 if own[c] else 3] += 1
     for col in range(4):
-        if col in s.sinking:
-            listed = {(a, b, 0, k, 0) for a, b, k in ColourChoice(s, seat, col).shapes}
-        else:
-            listed = {(0, 0, 0, 0, 0)}
-        if tuple(canon[col]) not in listed:
+        a, b, fives, k, insured = canon[col]
+        if col not in s.sinking:
+            if a or b or fives or k or insured:
+                return False
+        elif fives or insured or (a, b) not in _hand_discards(hand, col, k):
             return False
     return True
+
+
+_SLOT = {2: 0, 3: 1, 5: 2}
+
+
+def _hand_discards(hand: tuple[int, ...], col: int, k: int) -> list[tuple[int, int]]:
+    """``discard_shapes`` for ``k`` goods of colour ``col`` from the icon cards in ``hand``."""
+    twos = threes = 0
+    for c in hand:
+        if COLOR[c] == col:
+            v = VALUE[c]
+            if v == 2:
+                twos += 1
+            elif v == 3:
+                threes += 1
+    return discard_shapes(twos, threes, k)

@@ -10,7 +10,7 @@ rule is written twice. Why an action is refused is explained separately (refusal
 """
 from __future__ import annotations
 
-from .actions import Action, Buy, ChooseToken, Insure, Pass, Reserve, Take
+from .actions import CHOOSE_TOKEN, PASS, RESERVE, TAKE, Action, buy_of, insure_of
 from .coins import minimal_payments, payment_shapes, shape_of
 from .cards import VALUE
 from .insurance import insurance_listed, insurance_options
@@ -20,12 +20,12 @@ from .state import GameState
 def takeable(s: GameState, seat: int) -> list[int]:
     """Market cards the seat may take or buy: unreserved, or its own (R-take-1, R-buy-1,
     R-reserve-3)."""
-    res = s.reservations
-    own = res[seat]
-    others = {c for c in res if c is not None and c != own}
-    if not others:
-        return list(s.market)
-    return [c for c in s.market if c not in others]
+    market = s.market
+    out = list(market)
+    for other, card in enumerate(s.reservations):
+        if card is not None and other != seat and card in market:
+            out.remove(card)
+    return out
 
 
 def reservable(s: GameState, seat: int) -> list[int]:
@@ -34,13 +34,16 @@ def reservable(s: GameState, seat: int) -> list[int]:
     res = s.reservations
     if res[seat] is not None:
         return []
-    taken = {c for c in res if c is not None}
-    return [c for c in s.market + s.farm if c not in taken]
+    out = list(s.market + s.farm)
+    for card in res:
+        if card is not None and card in out:
+            out.remove(card)
+    return out
 
 
 def goods_cost(goods) -> int:
     """The cost of the goods: the sum of their values (R-buy-2)."""
-    return sum(VALUE[c] for c in goods)
+    return sum(map(VALUE.__getitem__, goods))
 
 
 def _has_turn_action(s: GameState, seat: int) -> bool:
@@ -61,15 +64,15 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     phase = state.phase
     if phase == "turn":
         goods = takeable(state, seat)
-        acts: list[Action] = [Take(c) for c in goods]
-        acts += [Reserve(c) for c in reservable(state, seat)]
+        acts: list[Action] = list(map(TAKE.__getitem__, goods))
+        acts += map(RESERVE.__getitem__, reservable(state, seat))
         if goods:
-            acts += [Buy(p) for p in minimal_payments(state.hands[seat], goods_cost(goods))]
-        return acts or [Pass()]
+            acts += map(buy_of, minimal_payments(state.hands[seat], goods_cost(goods)))
+        return acts or [PASS]
     if phase == "token_draft":
-        return [ChooseToken(col) for col in range(4)]
+        return list(CHOOSE_TOKEN)
     if phase == "insurance":
-        return [Insure(d, g) for d, g in insurance_options(state, seat)]
+        return [insure_of(d, g) for d, g in insurance_options(state, seat)]
     return []
 
 

@@ -79,7 +79,8 @@ def _take(s: GameState, seat: int, action, ev) -> None:
     card = action.card
     if s.reservations[seat] == card:
         _free_piece(s, seat)
-    s.market = tuple(c for c in s.market if c != card)
+    i = s.market.index(card)
+    s.market = s.market[:i] + s.market[i + 1:]
     s.hands = _with(s.hands, seat, s.hands[seat] + (card,))
     s.passes = 0
     if ev is not None:

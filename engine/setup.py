@@ -6,7 +6,6 @@ through ``apply_action`` (rules.py).
 from __future__ import annotations
 
 from .cards import ALL_CARDS, FARM_DEAL, MARKET_DEAL, STARTING_HAND_MIN, VALUE
-from .deck import draw
 from .shuffle import choice, shuffled
 from .state import RULES_VERSION, RULES_VERSIONS, GameState
 
@@ -34,18 +33,20 @@ def new_game(num_players: int, seed: int, rules_version: int = RULES_VERSION) ->
     s.num_players = num_players
     s.seed = seed
     s.shuffles = 1                                                  # setup counts as one
-    s.deck = tuple(shuffled(rules_version, seed, 0, ALL_CARDS))     # R-setup-1
+    order = shuffled(rules_version, seed, 0, ALL_CARDS)             # R-setup-1
     s.discard = ()
     s.ships = (0, 0, 0, 0)
-    s.market = s.farm = ()
-    s.market = tuple(_draw_n(s, MARKET_DEAL))                       # R-setup-2
-    s.farm = tuple(_draw_n(s, FARM_DEAL))
+    s.market = tuple(order[:MARKET_DEAL])                           # R-setup-2
+    pos = MARKET_DEAL + FARM_DEAL
+    s.farm = tuple(order[MARKET_DEAL:pos])
     hands = []
-    for _ in range(num_players):                                    # R-setup-3
-        hand = []
-        while sum(VALUE[c] for c in hand) < STARTING_HAND_MIN:
-            hand.append(draw(s, None))
-        hands.append(tuple(hand))
+    for _ in range(num_players):                                    # R-setup-3: one at a
+        start, total = pos, 0                                       # time until 8 or more
+        while total < STARTING_HAND_MIN:
+            total += VALUE[order[pos]]
+            pos += 1
+        hands.append(tuple(order[start:pos]))
+    s.deck = tuple(order[pos:])
     s.hands = tuple(hands)
     s.starting_hands = s.hands                                      # R-setup-3a
     s.reservations = (None,) * num_players
@@ -63,10 +64,6 @@ def new_game(num_players: int, seed: int, rules_version: int = RULES_VERSION) ->
     s.winners = None
     s.end_reason = None
     return s
-
-
-def _draw_n(s: GameState, n: int) -> list[int]:
-    return [draw(s, None) for _ in range(n)]
 
 
 def _start_player(s: GameState) -> int:

@@ -186,13 +186,21 @@ def test_an_internal_error_is_not_turned_into_a_refusal(pool):
     assert refused(s, 0, {"type": "buy", "payment": [m]}).code == "card_not_in_hand"
 
 
-def test_action_objects_with_bad_fields_are_malformed(pool):
-    """An Action object is held to the shapes of its JSON form."""
+def test_action_objects_are_immutable_and_valid_by_construction(pool):
+    """An Action object cannot be changed, and cannot be built with fields its JSON form
+    could not hold (``malformed``), so apply_action can trust it."""
     s = _position(pool)
-    for field, bad in (("card", "3"), ("card", 108), ("card", True), ("card", None)):
-        take = next(a for a in legal_actions(s, 0) if a.type == "take")
-        setattr(take, field, bad)
-        assert refused(s, 0, take).code == "malformed"
+    take = next(a for a in legal_actions(s, 0) if a.type == "take")
     buy = next(a for a in legal_actions(s, 0) if a.type == "buy")
-    buy.payment = (buy.payment[0], None)
-    assert refused(s, 0, buy).code == "malformed"
+    with pytest.raises(AttributeError):
+        take.card = 5
+    with pytest.raises(AttributeError):
+        buy.payment = ()
+    for bad in ("3", 108, True, None, -1):
+        with pytest.raises(IllegalAction) as info:
+            type(take)(bad)
+        assert info.value.code == "malformed"
+    with pytest.raises(IllegalAction) as info:
+        type(buy)([buy.payment[0], None])
+    assert info.value.code == "malformed"
+    assert type(take)(take.card) == take and type(buy)(list(buy.payment)) == buy
