@@ -1,14 +1,17 @@
 """Database tables: rooms, seats, actions. The database is the truth; memory only caches it.
 
-A game is stored as its seed plus the log of applied actions; the state is rebuilt by
-replaying the log through ``engine.apply_action``. ``rooms.version`` = number of actions.
+A started game is stored as a snapshot of its full state JSON on the room row (`rooms.state`,
+at `rooms.version` = number of actions, written in the same UPDATE as the version) plus the log
+of applied actions with the events each produced. Loading a game reads the snapshot and the log;
+it never replays the log through the engine, so a later engine, rules fix or Python cannot change
+a stored game (`rooms.rules_version` = the engine rules it runs under; docs/deploy.md).
 """
 from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String,
-                        UniqueConstraint)
+from sqlalchemy import (JSON, BigInteger, Boolean, CheckConstraint, DateTime, ForeignKey, Integer,
+                        String, UniqueConstraint)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -22,9 +25,20 @@ class Base(DeclarativeBase):
 
 
 class Room(Base):
-    """A room: code, visibility, status (waiting/playing/over), the game's seed and version."""
+    """A room: code, visibility, status (waiting/playing/over), the game's seed and version.
+
+    From the start on: `state` = the engine's full state JSON after `version` actions (secret:
+    never sent to a client; deferred, so loading a room does not read it), `rules_version` =
+    the engine rules version the game was created under, `to_act` = the seat whose decision
+    it is (null once over; lets a restart find the rooms where a computer player must move)."""
 
     __tablename__ = "rooms"
+    __table_args__ = (
+        # A started game always has its snapshot (migration 0003): code that would start a game
+        # without one (an older release still running) is refused instead of diverging.
+        CheckConstraint("seed IS NULL OR (state IS NOT NULL AND rules_version IS NOT NULL)",
+                        name="ck_rooms_started_has_state"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     code: Mapped[str] = mapped_column(String(16), unique=True, index=True)
@@ -36,6 +50,9 @@ class Room(Base):
     seed: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     version: Mapped[int] = mapped_column(Integer, default=0)
     started_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    rules_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    state: Mapped[dict | None] = mapped_column(JSON(none_as_null=True), nullable=True, deferred=True)
+    to_act: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
     seats: Mapped[list[Seat]] = relationship(back_populates="room", order_by="Seat.seat",
                                              cascade="all, delete-orphan", passive_deletes=True)
@@ -60,7 +77,9 @@ class Seat(Base):
 
 
 class ActionRow(Base):
-    """One applied action. `version` is the room version after it (1, 2, ...)."""
+    """One applied action. `version` is the room version after it (1, 2, ...); `events` = the
+    events `engine.play` returned for it (all of them, private ones too: filter with
+    `engine.visible_events` before sending; deferred)."""
 
     __tablename__ = "actions"
     __table_args__ = (
@@ -75,4 +94,5 @@ class ActionRow(Base):
     action_id: Mapped[str] = mapped_column(String(128))
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[dict] = mapped_column(JSON)
+    events: Mapped[list] = mapped_column(JSON(none_as_null=True), deferred=True)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)

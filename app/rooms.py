@@ -16,7 +16,10 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
 
+import engine
+
 from .errors import ApiError
+from .live.store import start_values
 from .models import Room, Seat, utcnow
 from .security import hash_token, new_room_code, new_token, normalize_code, token_matches
 
@@ -154,17 +157,20 @@ async def _flush_seat(session: AsyncSession) -> None:
 
 
 async def start_game(session: AsyncSession, room: Room) -> None:
-    """Fix the player count and a fresh random seed; status → playing (R-setup).
+    """Fix the player count and a fresh random seed; status → playing (R-setup). The new
+    game's state is stored with it (snapshot at version 0, the engine's current rules version).
 
     409 `game_started` if already started, 409 `not_enough_players` with fewer than 2."""
     _require_waiting(room)
     if len(room.seats) < MIN_PLAYERS:
         raise ApiError(409, "not_enough_players", f"At least {MIN_PLAYERS} players are needed.",
                        min_players=MIN_PLAYERS)
+    seed = secrets.randbits(62)
+    game = engine.new_game(len(room.seats), seed)
     result = await session.execute(
         update(Room).where(Room.id == room.id, Room.status == "waiting")
-        .values(status="playing", seed=secrets.randbits(62), num_players=len(room.seats),
-                started_at=utcnow(), version=0))
+        .values(status="playing", seed=seed, num_players=len(room.seats),
+                started_at=utcnow(), version=0, **start_values(game)))
     if result.rowcount != 1:
         raise ApiError(409, "game_started", "The game has already started.")
 

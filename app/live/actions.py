@@ -25,6 +25,7 @@ import engine
 from ..config import Settings
 from ..logs import action_kind, log_event
 from ..models import ActionRow, Room, Seat, utcnow
+from . import store
 from .broadcast import Broadcaster
 from .events import ActionApplied, Events
 from .fanout import Fanout
@@ -113,7 +114,7 @@ class Actions:
             except engine.IllegalAction as exc:
                 return attempt.refuse(exc.code, exc.message)
             new_version, over = table.version + 1, new_state.phase == "over"
-            if not await self._commit(held, seat, action_id, parsed.to_json(), over):
+            if not await self._commit(held, seat, action_id, parsed.to_json(), new_state, events):
                 return await self._lost_race(held, attempt)
             table.applied(new_state, new_version, seat, action_id, events)
             self.broadcaster.broadcast_game(table, [(new_version, events)])
@@ -123,17 +124,20 @@ class Actions:
         await self.events.publish(ActionApplied(code, new_version, room.has_bots))
         return True
 
-    async def _commit(self, held: Held, seat: int, action_id: str, action: dict, over: bool) -> bool:
-        """INSERT the action, move the room's version (the fan-out tells the other processes on
-        commit), COMMIT. False, rolled back, when another process committed this version or
-        this (seat, id) first."""
+    async def _commit(self, held: Held, seat: int, action_id: str, action: dict, new_state,
+                      events: list[dict]) -> bool:
+        """INSERT the action with its events, move the room's version and store the new state's
+        snapshot with it (store.py; the fan-out tells the other processes on commit), COMMIT.
+        False, rolled back, when another process committed this version or this (seat, id) first."""
         table, session = held.table, held.session
         try:
             await session.execute(_INSERT_ACTION, {
                 "room_id": table.room_id, "version": table.version + 1, "action_id": action_id,
-                "seat": seat, "action": action, "created_at": utcnow()})
+                "seat": seat, "action": action, "events": events, "created_at": utcnow()})
             bump = {"room_id": table.room_id, "old_version": table.version,
-                    "new_version": table.version + 1, "new_status": "over" if over else "playing"}
+                    "new_version": table.version + 1,
+                    "new_status": "over" if new_state.phase == "over" else "playing",
+                    **store.snapshot_values(new_state)}
             if not await self.fanout.bump_version(session, table.code, bump):
                 raise IntegrityError("version moved", None, Exception("lost race"))
             await session.commit()

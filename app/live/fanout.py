@@ -18,12 +18,15 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..models import Room
 
+_ROOMS = Room.__table__
 #: Optimistic concurrency (the action's commit): 0 rows when another process committed this
-#: version first. Parameters: room_id, old_version, new_version, new_status.
-BUMP_VERSION = (update(Room.__table__)
-                .where(Room.__table__.c.id == bindparam("room_id"),
-                       Room.__table__.c.version == bindparam("old_version"))
-                .values(version=bindparam("new_version"), status=bindparam("new_status")))
+#: version first. Parameters: room_id, old_version, new_version, new_status, and the game's
+#: snapshot after the action: state, to_act (store.snapshot_values).
+BUMP_VERSION = (update(_ROOMS)
+                .where(_ROOMS.c.id == bindparam("room_id"), _ROOMS.c.version == bindparam("old_version"))
+                .values(version=bindparam("new_version"), status=bindparam("new_status"),
+                        state=bindparam("state", type_=_ROOMS.c.state.type),
+                        to_act=bindparam("to_act", type_=_ROOMS.c.to_act.type)))
 
 #: Called with (room code, kinds) when another process changed a room (kinds ⊆ {"g", "r", "p"}).
 RemoteChange = Callable[[str, set[str]], Awaitable[None]]

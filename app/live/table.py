@@ -1,7 +1,9 @@
-"""The in-memory cache of one room's game, rebuilt from the database (seed + action log).
+"""The in-memory cache of one room's game, loaded from the database (snapshot + action log).
 
 The database is the truth: before each action the table catches up with any actions another
-process committed (`Table.sync`), by replaying them through `engine.play`.
+process committed (`Table.sync`) by reading the room's stored snapshot and the new log rows
+(app/live/store.py). Nothing is replayed through the engine: a table holds exactly what was
+committed, whichever process or release committed it.
 """
 from __future__ import annotations
 
@@ -9,12 +11,12 @@ import asyncio
 import logging
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
 
-from ..models import ActionRow, Room
+from ..models import Room
+from . import store
 
 log = logging.getLogger("osaka.table")
 
@@ -39,36 +41,44 @@ class Table:
         self.seed: int | None = None
 
     async def sync(self, session: AsyncSession, room: Room) -> list[tuple[int, list[dict]]]:
-        """Catch up with the database: new game on the start, replay actions after `version`.
+        """Catch up with the database: load the stored snapshot when the game moved on.
 
-        `room` is the room row as read now (a `Room` or any row with `seed`, `num_players` and
-        `version`). Afterwards `action_ids` holds the (seat, id) of every action up to `room.version`.
+        `room` is the room row as read now (a `Room` or any row with `seed` and `version`); when
+        it is at the table's version nothing is read. Otherwise the snapshot (seed, version,
+        state: one statement) and the log rows after the table's version up to the snapshot's
+        are read, so state, events and `action_ids` all stand at the snapshot's version.
 
-        Returns the (version, events) of the actions replayed now (committed elsewhere)."""
-        if room.seed is None:
-            self.state, self.version, self.events, self.seed = None, 0, [], None
-            self.action_ids = set()
-            return []
-        if self.state is None or self.seed != room.seed:
-            self.state = engine.new_game(room.num_players, room.seed)
-            self.seed, self.version, self.events, self.action_ids = room.seed, 0, [], set()
-        if room.version <= self.version:
+        Returns the (version, events) of the actions loaded now (committed elsewhere, or the
+        whole game on the first load). Raises RuntimeError when the stored log has a gap."""
+        same_game = self.state is not None and self.seed == room.seed
+        if room.seed is None or (same_game and room.version <= self.version):
             # Equal: nothing new. Lower: `room` was read before our last commit (the log only grows).
+            if room.seed is None:
+                self._reset(None)
             return []
-        caught: list[tuple[int, list[dict]]] = []
-        rows = (await session.scalars(
-            select(ActionRow).where(ActionRow.room_id == self.room_id,
-                                    ActionRow.version > self.version)
-            .order_by(ActionRow.version))).all()
+        snap = await store.read_snapshot(session, self.room_id)
+        if snap is None or snap.seed is None:
+            self._reset(None)
+            return []
+        if snap.state is None:
+            raise RuntimeError(f"room {self.code}: the game has no stored state")
+        if not (self.state is not None and self.seed == snap.seed):
+            self._reset(snap.seed)
+        if self.state is not None and snap.version <= self.version:
+            return []
+        rows = await store.read_log(session, self.room_id, self.version, snap.version)
+        caught = []
         for row in rows:
-            if row.version != self.version + 1:
-                raise RuntimeError(f"room {self.code}: action log has a gap at {row.version}")
-            self.state, events = engine.play(self.state, row.seat, row.action)
-            self.version = row.version
-            self.events.append(events)
+            self.events.append(row.events)
             self.action_ids.add((row.seat, row.action_id))
-            caught.append((row.version, events))
+            caught.append((row.version, row.events))
+        self.state, self.version = store.load_state(snap.state), snap.version
         return caught
+
+    def _reset(self, seed: int | None) -> None:
+        """Forget the game (another one, or none yet)."""
+        self.state, self.version, self.events, self.seed = None, 0, [], seed
+        self.action_ids = set()
 
     def applied(self, state: Any, version: int, seat: int, action_id: str, events: list[dict]) -> None:
         """Record an action this process committed (the table is then at `version`)."""

@@ -1,0 +1,66 @@
+"""A game in the database: the snapshot on its room row and the action log (app/models.py).
+
+After every action the room row holds the engine's full state JSON at `rooms.version`, written
+by the same UPDATE that bumps the version (`fanout.BUMP_VERSION` with `snapshot_values`, in the
+action's transaction: app/live/actions.py); the action row holds the action and the events it
+produced. Loading or catching up a game reads these (`read_snapshot`, `read_log`) and never replays the
+log through the engine: what was committed is what every process and every later release loads.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import bindparam, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+import engine
+
+from ..models import ActionRow, Room
+
+ROOMS, ACTIONS = Room.__table__, ActionRow.__table__
+LEGACY_RULES_VERSION = 1  # a state JSON without `rules_version` (docs/engine.md)
+
+
+def rules_version_of(state_json: dict) -> int:
+    """The engine rules version a state JSON runs under (absent: 1, the rules before versions)."""
+    return int(state_json.get("rules_version", LEGACY_RULES_VERSION))
+
+
+def snapshot_values(state: Any) -> dict:
+    """The room row's columns that follow the game state: `state` (full JSON) and `to_act`."""
+    return {"state": state.to_json(), "to_act": state.to_act}
+
+
+def start_values(state: Any) -> dict:
+    """The room row's game columns at the start (version 0): the snapshot and its rules version."""
+    snap = snapshot_values(state)
+    return {**snap, "rules_version": rules_version_of(snap["state"])}
+
+
+# The snapshot: seed, version and state read in ONE statement, so they belong together.
+SNAPSHOT = select(ROOMS.c.seed, ROOMS.c.version, ROOMS.c.state).where(ROOMS.c.id == bindparam("room_id"))
+# The log between two versions (after, upto], in order.
+LOG = (select(ACTIONS.c.version, ACTIONS.c.seat, ACTIONS.c.action_id, ACTIONS.c.events)
+       .where(ACTIONS.c.room_id == bindparam("room_id"), ACTIONS.c.version > bindparam("after"),
+              ACTIONS.c.version <= bindparam("upto"))
+       .order_by(ACTIONS.c.version))
+
+
+async def read_snapshot(session: AsyncSession, room_id: int):
+    """The room's (seed, version, state) as committed now, or None when the room is gone."""
+    return (await session.execute(SNAPSHOT, {"room_id": room_id})).first()
+
+
+async def read_log(session: AsyncSession, room_id: int, after: int, upto: int) -> list:
+    """The action rows (version, seat, action_id, events) with after < version <= upto, in order.
+
+    Raises RuntimeError when the log does not hold exactly the versions after+1 .. upto."""
+    rows = (await session.execute(LOG, {"room_id": room_id, "after": after, "upto": upto})).all()
+    if [r.version for r in rows] != list(range(after + 1, upto + 1)):
+        raise RuntimeError(f"room {room_id}: the action log does not hold versions {after + 1}..{upto}")
+    return rows
+
+
+def load_state(state_json: dict) -> Any:
+    """The engine's GameState of a stored snapshot (`engine.GameState.from_json`)."""
+    return engine.GameState.from_json(state_json)
