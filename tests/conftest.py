@@ -7,6 +7,7 @@ created per test session and dropped afterwards, so runs are repeatable).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import secrets
 from pathlib import Path
@@ -30,12 +31,9 @@ async def _pg_admin(url: str, sql: str) -> None:
         await conn.close()
 
 
-@pytest.fixture(scope="session", params=BACKENDS)
-def database_url(request, tmp_path_factory) -> str:
-    """An empty database (no tables yet) for one test session, per backend."""
-    if request.param == "sqlite":
-        yield f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('db') / 'osaka.db'}"
-        return
+@contextlib.contextmanager
+def pg_database():
+    """An empty PostgreSQL database next to TEST_DATABASE_URL: yields its URL, drops it after."""
     base = os.environ["TEST_DATABASE_URL"]
     name = f"osaka_test_{secrets.token_hex(4)}"
     asyncio.run(_pg_admin(base, f'CREATE DATABASE "{name}"'))
@@ -43,6 +41,27 @@ def database_url(request, tmp_path_factory) -> str:
         yield base.rsplit("/", 1)[0] + "/" + name
     finally:
         asyncio.run(_pg_admin(base, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+@pytest.fixture(scope="session", params=BACKENDS)
+def database_url(request, tmp_path_factory) -> str:
+    """An empty database (no tables yet) for one test session, per backend."""
+    if request.param == "sqlite":
+        yield f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('db') / 'osaka.db'}"
+        return
+    with pg_database() as url:
+        yield url
+
+
+@pytest.fixture
+def fresh_database_url(database_url, tmp_path) -> str:
+    """Another empty database on the session's backend, for one test only (e.g. to build it at
+    an older migration); dropped afterwards."""
+    if database_url.startswith("sqlite"):
+        yield f"sqlite+aiosqlite:///{tmp_path / 'fresh.db'}"
+        return
+    with pg_database() as url:
+        yield url
 
 
 class Server(ServerProcess):

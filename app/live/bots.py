@@ -29,11 +29,12 @@ from ..config import Settings
 from ..logs import action_kind
 from ..models import Room, Seat
 from .actions import Actions
-from .events import ActionApplied, RoomChanged
+from .events import ActionApplied, PresenceChanged, RoomChanged
 from .messages import bot_action_id
 from .tables import RoomGone, Tables
 
 log = logging.getLogger("osaka.bots")
+RESUME_POLL_S = 0.05  # BotDriver.resume: how often it looks for a free slot
 FALLBACK_TRIES = 3  # random legal actions tried after a refused choice, before giving up the turn
 
 
@@ -72,6 +73,8 @@ class BotDriver:
         self._tasks: dict[str, asyncio.Task] = {}
         self._pending: set[str] = set()
         self._pool: ProcessPoolExecutor | None = None
+        self._resuming: dict[str, None] = {}  # rooms still to kick after a restart (`resume`), in order
+        self._resumer: asyncio.Task | None = None
 
     def running(self, code: str) -> bool:
         """True while a bot task is busy with this room."""
@@ -92,11 +95,37 @@ class BotDriver:
             self.kick(event.code)
 
     async def resume(self) -> None:
-        """After a (re)start: let computer players continue in every game that is theirs to move."""
+        """After a (re)start: computer players continue in every game where one is to move.
+
+        One query finds those rooms (`rooms.to_act`); no game is loaded here. A background task
+        kicks them one after another, most recently active first, while fewer than
+        `bot_workers` rooms have a bot task (the worker processes could not think faster
+        anyway): a player's first action after a restart does not queue behind them, and rooms
+        where people play now keep their computer players prompt. A room whose player comes
+        back meanwhile is kicked at once (`on_presence_changed`)."""
         async with self.sessions() as session:
-            codes = (await session.scalars(select(Room.code).where(Room.status == "playing"))).all()
-        for code in codes:
-            self.kick(code)
+            codes = (await session.scalars(
+                select(Room.code).join(Seat, (Seat.room_id == Room.id) & (Seat.seat == Room.to_act))
+                .where(Room.status == "playing", Seat.bot_level.is_not(None))
+                .order_by(Room.active_at.desc()))).all()
+        self._resuming = dict.fromkeys(codes)
+        if codes:
+            self._resumer = asyncio.get_running_loop().create_task(self._resume_slowly(), name="resume-bots")
+
+    async def _resume_slowly(self) -> None:
+        while self._resuming:
+            while len(self._tasks) >= self.settings.bot_workers:
+                await asyncio.sleep(RESUME_POLL_S)
+            if self._resuming:
+                code = next(iter(self._resuming))
+                del self._resuming[code]
+                self.kick(code)
+
+    def on_presence_changed(self, event: PresenceChanged) -> None:
+        """A player arrived: a game still waiting to be resumed is resumed now."""
+        if event.code in self._resuming:
+            del self._resuming[event.code]
+            self.kick(event.code)
 
     def kick(self, code: str) -> None:
         """Something changed in the room: make sure a bot that must decide gets to it."""
@@ -204,6 +233,8 @@ class BotDriver:
 
     def shutdown(self) -> None:
         """Cancel bot tasks and stop the worker processes."""
+        if self._resumer is not None:
+            self._resumer.cancel()
         for task in self._tasks.values():
             task.cancel()
         if self._pool is not None:

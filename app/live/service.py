@@ -66,6 +66,7 @@ class Live:
         self.events.subscribe(RoomChanged, self.bots.on_room_changed)
         self.events.subscribe(ActionApplied, self.bots.on_action_applied)
         self.events.subscribe(PresenceChanged, lambda e: self.fanout.notify("p", e.code, e.seats))
+        self.events.subscribe(PresenceChanged, self.bots.on_presence_changed)
         self._background: list[asyncio.Task] = []
 
     async def _remote_change(self, code: str, kinds: set[str]) -> None:
