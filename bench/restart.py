@@ -82,7 +82,7 @@ def rows(games: int, playing: int):
             targets.append((code, state, len(log)))
         snap = state.to_json()
         rooms.append((rid, code, False, "playing" if in_progress else "over", now, now, 3, snap["seed"],
-                      len(log), now, int(snap.get("rules_version", 1)), json.dumps(snap), state.to_act))
+                      len(log), now, state.rules_version, json.dumps(snap), state.to_act))
         for s in range(3):
             bot_seat = in_progress and s == 1
             seats.append((len(seats) + 1, rid, s, f"P{s}", None if bot_seat else hash_token(f"{TOKEN}{s}"),

@@ -18,12 +18,6 @@ import engine
 from ..models import ActionRow, Room
 
 ROOMS, ACTIONS = Room.__table__, ActionRow.__table__
-LEGACY_RULES_VERSION = 1  # a state JSON without `rules_version` (docs/engine.md)
-
-
-def rules_version_of(state_json: dict) -> int:
-    """The engine rules version a state JSON runs under (absent: 1, the rules before versions)."""
-    return int(state_json.get("rules_version", LEGACY_RULES_VERSION))
 
 
 def snapshot_values(state: Any) -> dict:
@@ -33,8 +27,7 @@ def snapshot_values(state: Any) -> dict:
 
 def start_values(state: Any) -> dict:
     """The room row's game columns at the start (version 0): the snapshot and its rules version."""
-    snap = snapshot_values(state)
-    return {**snap, "rules_version": rules_version_of(snap["state"])}
+    return {**snapshot_values(state), "rules_version": state.rules_version}
 
 
 # The snapshot: seed, version and state read in ONE statement, so they belong together.

@@ -86,7 +86,7 @@ def _backfill_batch(conn, ids: list[int]) -> list[str]:
         log[row.room_id].append(row)
     room_values, event_values, failed = [], [], []
     for room in rooms:
-        state = engine.new_game(room.num_players, room.seed)
+        state = engine.new_game(room.num_players, room.seed, rules_version=1)
         events_of = []
         try:
             if [a.version for a in log[room.id]] != list(range(1, room.version + 1)):

@@ -70,7 +70,7 @@ class LegacyGame:
 
 def new_game_v1(num_players: int, seed: int) -> engine.GameState:
     """A new game under rules version 1 (the rules of games stored before migration 0003)."""
-    return engine.new_game(num_players, seed)
+    return engine.new_game(num_players, seed, rules_version=1)
 
 
 def play_legacy(num_players: int, seed: int, steps: int | None, rng: random.Random):

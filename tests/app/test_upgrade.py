@@ -110,6 +110,9 @@ def test_upgrade_from_0002_resumes_every_game(fresh_database_url, tmp_path):
         asyncio.run(_after_upgrade(srv, waiting, playing, bot_game, over))
     finally:
         srv.stop()
+    rules = {code: row[2] for code, row in asyncio.run(_stored(url)).items()}
+    assert rules.pop(waiting.code) == engine.RULES_VERSION  # started now: today's rules
+    assert set(rules.values()) == {1}  # the old games keep theirs, even as they go on
 
 
 async def _after_upgrade(srv, waiting, playing, bot_game, over) -> None:
