@@ -1,5 +1,5 @@
 """What storing the game's snapshot with every action costs (issue 11): the action transaction
-of `Live.act` (INSERT the action with its events, UPDATE the room's version, COMMIT) timed with
+of `Actions._commit` (INSERT the action with its events, UPDATE the room's version, COMMIT) timed with
 and without the state JSON in that UPDATE, alternating per action so drift hits both alike.
 
     python bench/snapshot_cost.py [--games 20] [--db sqlite|postgres|both]
@@ -28,11 +28,13 @@ sys.path.insert(0, str(ROOT))
 import engine  # noqa: E402
 from app.db import make_engine  # noqa: E402
 from app.live import store  # noqa: E402
+from app.live.fanout import BUMP_VERSION  # noqa: E402
 from app.migrate import upgrade  # noqa: E402
-from app.models import utcnow  # noqa: E402
+from app.models import ActionRow, utcnow  # noqa: E402
 from sqlalchemy import bindparam, insert, text, update  # noqa: E402
 
 PG_DB = "osaka_bench_snapshot"
+_INSERT_ACTION = insert(ActionRow.__table__)
 _PLAIN = (update(store.ROOMS).where(store.ROOMS.c.id == bindparam("room_id"),
                                     store.ROOMS.c.version == bindparam("old_version"))
           .values(version=bindparam("new_version"), status=bindparam("new_status")))
@@ -63,13 +65,13 @@ async def measure(url: str, games: int) -> dict:
                 snap = version % 2 == 0
                 t0 = time.perf_counter()
                 async with db.begin() as conn:
-                    await conn.execute(store.INSERT_ACTION, {
+                    await conn.execute(_INSERT_ACTION, {
                         "room_id": room_id, "version": version + 1, "action_id": uuid.uuid4().hex,
                         "seat": seat, "action": action.to_json(), "events": events, "created_at": utcnow()})
                     bump = {"room_id": room_id, "old_version": version, "new_version": version + 1,
                             "new_status": "playing"}
                     if snap:
-                        await conn.execute(store.BUMP_VERSION, {**bump, **store.snapshot_values(state)})
+                        await conn.execute(BUMP_VERSION, {**bump, **store.snapshot_values(state)})
                     else:
                         await conn.execute(_PLAIN, bump)
                 times["with" if snap else "without"].append((time.perf_counter() - t0) * 1e6)
