@@ -24,9 +24,9 @@ import json
 import os
 import random
 import sqlite3
-import subprocess
 import sys
 import tempfile
+import threading
 import time
 from datetime import datetime
 from pathlib import Path
@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 import engine  # noqa: E402
 from app.migrate import upgrade  # noqa: E402
 from app.security import hash_token  # noqa: E402
-from bench.load import free_port  # noqa: E402
+from app.testing.launcher import ServerProcess  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
 
 PG_DB = "osaka_bench_restart"
@@ -150,16 +150,18 @@ async def first_action(port: int, target, spawned: float, timeout_s: float = 60)
 
 
 def run_server(url: str, target) -> tuple[float, ...]:
-    port = free_port()
-    env = {**os.environ, "DATABASE_URL": url, "LOG_LEVEL": "warning"}
-    spawned = time.monotonic()
-    proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve", "--port", str(port)], cwd=ROOT,
-                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-    try:
-        return asyncio.run(first_action(port, target, spawned))
-    finally:
-        proc.terminate()
-        proc.wait(20)
+    """Start `osaka serve` (the shared launcher, in a thread: it waits for /healthz) and time
+    the first action from the spawn."""
+    with tempfile.NamedTemporaryFile(prefix="osaka-restart-", suffix=".log") as log:
+        srv = ServerProcess(url, Path(log.name), env={"LOG_LEVEL": "warning"})
+        spawned = time.monotonic()
+        starter = threading.Thread(target=srv.start, kwargs={"timeout_s": 120})
+        starter.start()
+        try:
+            return asyncio.run(first_action(srv.port, target, spawned))
+        finally:
+            starter.join()
+            srv.stop()
 
 
 def bench(name: str, url: str, fill, args) -> None:
