@@ -1,8 +1,10 @@
 """Server settings, read from the environment once in `create_app` (pydantic-settings)."""
 from __future__ import annotations
 
-from pydantic import Field
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from .ratelimit import parse_limits
 
 
 class Settings(BaseSettings):
@@ -24,8 +26,8 @@ class Settings(BaseSettings):
     bot_workers: int = Field(1, ge=1)
     handover_after_s: float = Field(60, ge=0)     # any seated player may hand a seat offline this long to a computer player (the host at once)
     # lobby and cleanup
-    lobby_idle_s: float = Field(600, gt=0)        # a waiting room nobody was connected to this long leaves the lobby
-    room_ttl_s: float = Field(86400, gt=0)        # ... and is deleted after this long
+    room_ttl_s: float = Field(86400, gt=0)        # a waiting room nobody was connected to this long is deleted
+    unused_room_ttl_s: float = Field(300, gt=0)   # a room nobody ever joined or connected to: deleted after this long
     cleanup_interval_s: float = Field(30, gt=0)   # how often the cleanup task runs
     # connections
     send_queue_size: int = Field(256, ge=1)       # frames buffered per connection before it is dropped
@@ -40,3 +42,15 @@ class Settings(BaseSettings):
     # reverse proxy: comma-separated addresses (or "*") whose X-Forwarded-For/-Proto are trusted
     forwarded_allow_ips: str = "127.0.0.1,::1"
     max_body_bytes: int = Field(65536, ge=1024)   # larger HTTP bodies get 413 too_large
+    # abuse limits per client address (app/ratelimit.py; `limits` notation, "off" = none)
+    room_create_limit: str = "10/minute;60/hour"  # rooms created
+    room_join_limit: str = "60/minute;600/hour"   # join requests
+    rooms_per_address: int = Field(20, ge=0)      # waiting rooms one address may hold (0 = no cap)
+    lobby_rooms_per_address: int = Field(5, ge=0)  # rooms of one address listed in the lobby (0 = no cap)
+
+    @field_validator("room_create_limit", "room_join_limit")
+    @classmethod
+    def _rate(cls, value: str) -> str:
+        """A typo in a limit stops the server at start, not silently at the first request."""
+        parse_limits(value)
+        return value

@@ -39,7 +39,11 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(ApiError)
     async def _api_error(_req: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse(error_body(exc.code, exc.message, **exc.fields), status_code=exc.status)
+        headers = None
+        if "retry_after_s" in exc.fields and exc.status == 429:  # app/ratelimit.py
+            headers = {"Retry-After": str(exc.fields["retry_after_s"])}
+        return JSONResponse(error_body(exc.code, exc.message, **exc.fields), status_code=exc.status,
+                            headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_req: Request, exc: RequestValidationError) -> JSONResponse:

@@ -17,6 +17,7 @@ from .live.hub import dumps
 from .live.service import Live
 from .logs import AccessLog
 from .migrate import head_revisions
+from .ratelimit import Limiter
 from .routes import health, pages, rooms, ws
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -96,6 +97,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="Traders of Osaka", version="0.1.0", lifespan=lifespan,
                   description="Rooms and live games of Traders of Osaka. Protocol: docs/protocol.md.")
     app.state.settings = settings
+    app.state.limiter = Limiter({"create": settings.room_create_limit, "join": settings.room_join_limit})
     app.state.live = live
     app.state.db_engine = db_engine
     app.state.migration_heads = head_revisions(settings.database_url)

@@ -45,7 +45,8 @@ class Room(Base):
     public: Mapped[bool] = mapped_column(Boolean, default=True)
     status: Mapped[str] = mapped_column(String(16), default="waiting", index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
-    active_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)  # last time someone was connected
+    # Last time someone was connected or joined; equal to created_at while nobody ever did.
+    active_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     num_players: Mapped[int | None] = mapped_column(Integer, nullable=True)
     seed: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     version: Mapped[int] = mapped_column(Integer, default=0)
@@ -53,6 +54,8 @@ class Room(Base):
     rules_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
     state: Mapped[dict | None] = mapped_column(JSON(none_as_null=True), nullable=True, deferred=True)
     to_act: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # Hash of the creator's address (app/ratelimit.py) while the room waits; None after the start.
+    creator_hash: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
 
     seats: Mapped[list[Seat]] = relationship(back_populates="room", order_by="Seat.seat",
                                              cascade="all, delete-orphan", passive_deletes=True)

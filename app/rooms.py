@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import math
 import secrets
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Callable
 
-from sqlalchemy import func, or_, select, update
+from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
@@ -21,10 +21,10 @@ import engine
 from .errors import ApiError
 from .live.store import start_values
 from .models import Room, Seat, utcnow
+from .names import check_name
 from .security import hash_token, new_room_code, new_token, normalize_code, token_matches
 
 MAX_SEATS = 4
-LOBBY_LIMIT = 200  # rooms listed in the lobby at most
 MIN_PLAYERS = 2
 HOST_SEAT = 0
 BOT_NAMES = {"easy": "Bot (easy)", "normal": "Bot (normal)", "hard": "Bot (hard)"}
@@ -80,13 +80,17 @@ def require_host(room: Room, token: str | None) -> Seat:
     return seat
 
 
-async def create_room(session: AsyncSession, name: str, public: bool) -> tuple[Room, str]:
+async def create_room(session: AsyncSession, name: str, public: bool,
+                      creator_hash: str | None = None) -> tuple[Room, str]:
     """A new waiting room with the creator as host in seat 0 → (room, token) (flushed, not
-    committed). Each try is a SAVEPOINT, so a code collision undoes only that try."""
+    committed). Each try is a SAVEPOINT, so a code collision undoes only that try.
+    `active_at` = `created_at` marks it as never joined nor connected to (cleanup:
+    UNUSED_ROOM_TTL_S); `creator_hash` is the creator's address (app/ratelimit.py)."""
     token = new_token()
     for _ in range(5):
+        now = utcnow()
         room = Room(code=new_room_code(), public=public, status="waiting", version=0,
-                    created_at=utcnow(), active_at=utcnow())
+                    created_at=now, active_at=now, creator_hash=creator_hash)
         room.seats = [Seat(seat=HOST_SEAT, name=name, token_hash=hash_token(token), created_at=utcnow())]
         try:
             async with session.begin_nested():
@@ -113,9 +117,11 @@ def _next_seat(room: Room) -> int:
 async def join_room(session: AsyncSession, room: Room, name: str) -> tuple[Seat, str]:
     """Seat a new player in the next free seat → (seat, token).
 
-    409 `game_started` after the start, 409 `room_full` with 4 seats taken."""
+    409 `game_started` after the start, 409 `room_full` with 4 seats taken, 409 `name_taken`
+    / 422 `name_reserved` for a name like another seat's or a computer player's (app/names.py)."""
     _require_waiting(room)
     number = _next_seat(room)
+    check_name(name, [s.name for s in room.seats])
     token = new_token()
     seat = Seat(room_id=room.id, seat=number, name=name, token_hash=hash_token(token), created_at=utcnow())
     room.seats.append(seat)  # in the session by cascade; the room in memory stays current
@@ -170,7 +176,7 @@ async def start_game(session: AsyncSession, room: Room) -> None:
     result = await session.execute(
         update(Room).where(Room.id == room.id, Room.status == "waiting")
         .values(status="playing", seed=seed, num_players=len(room.seats),
-                started_at=utcnow(), version=0, **start_values(game)))
+                started_at=utcnow(), version=0, creator_hash=None, **start_values(game)))
     if result.rowcount != 1:
         raise ApiError(409, "game_started", "The game has already started.")
 
@@ -226,28 +232,3 @@ def summary(room: Room, connected: set[int], you: int | None,
                     for s in sorted(room.seats, key=lambda s: s.seat)],
         "you": you,
     }
-
-
-async def lobby_rooms(session: AsyncSession, idle_s: float, busy: set[str]) -> list[dict]:
-    """Open public rooms, newest first, at most LOBBY_LIMIT: waiting, a free seat, and someone
-    connected within `idle_s` seconds (or now: `busy` codes). All of it is filtered in SQL
-    before the limit, so full or idle rooms never crowd open ones out."""
-    since = utcnow() - timedelta(seconds=idle_s)
-    seated = select(func.count(Seat.id)).where(Seat.room_id == Room.id).scalar_subquery()
-    recent = Room.active_at >= since
-    if busy:
-        recent = or_(recent, Room.code.in_(busy))
-    rooms = (await session.scalars(
-        select(Room).where(Room.public.is_(True), Room.status == "waiting", seated < MAX_SEATS, recent)
-        .options(selectinload(Room.seats)).order_by(Room.created_at.desc(), Room.id.desc())
-        .limit(LOBBY_LIMIT))).all()
-    out = []
-    for room in rooms:
-        out.append({"code": room.code, "url": room_url(room.code),
-                    "players": [s.name for s in sorted(room.seats, key=lambda s: s.seat)],
-                    "seats": [{"seat": s.seat, "name": s.name, "bot": s.bot_level is not None,
-                               "bot_level": s.bot_level}
-                              for s in sorted(room.seats, key=lambda s: s.seat)],
-                    "seats_free": MAX_SEATS - len(room.seats), "status": room.status,
-                    "created_at": iso(room.created_at)})
-    return out

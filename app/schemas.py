@@ -6,6 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
 
+from .names import INVISIBLE
+
 BotLevel = Literal["easy", "normal", "hard"]
 RoomStatus = Literal["waiting", "playing", "over"]
 MAX_NAME = 24
@@ -13,11 +15,6 @@ MAX_NAME = 24
 # BOM, bidi controls, joiners, tags), line/paragraph separators, controls, surrogates, private
 # use, unassigned (https://www.unicode.org/reports/tr44/#General_Category_Values).
 _REFUSED_CATEGORIES = frozenset({"Cf", "Zl", "Zp", "Cc", "Cs", "Co", "Cn"})
-# Characters that draw as nothing although they are letters/symbols/marks (Hangul fillers,
-# braille blank, combining grapheme joiner, Khmer inherent vowels, Mongolian free variation
-# selectors, variation selectors): a name made only of these and whitespace is blank.
-_INVISIBLE = frozenset({0x115F, 0x1160, 0x3164, 0xFFA0, 0x2800, 0x034F, 0x17B4, 0x17B5,
-                        *range(0x180B, 0x1810), *range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0)})
 
 
 def clean_name(value: object) -> str:
@@ -34,7 +31,7 @@ def clean_name(value: object) -> str:
     for ch in name:
         if unicodedata.category(ch) in _REFUSED_CATEGORIES:
             raise ValueError("a name may not contain control, format or invisible characters")
-    if all(ch.isspace() or ord(ch) in _INVISIBLE for ch in name):
+    if all(ch.isspace() or ord(ch) in INVISIBLE for ch in name):
         raise ValueError("a name needs at least one visible character")
     return name
 
@@ -127,12 +124,13 @@ class LobbySeatOut(BaseModel):
 
 
 class LobbyRoomOut(BaseModel):
-    """One open public room in the lobby list."""
+    """One open public room in the lobby list (app/lobby.py)."""
 
     code: str
     url: str
-    players: list[str]
+    players: list[str]       # names by seat (the seats' `name`s)
     seats: list[LobbySeatOut] = []
+    present: int = 0         # seated people connected now (app/lobby.py)
     seats_free: int
     status: RoomStatus
     created_at: str

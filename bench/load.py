@@ -50,7 +50,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from app.testing.launcher import ServerProcess  # noqa: E402 - after the path
+from app.testing.launcher import NO_ADDRESS_LIMITS, ServerProcess  # noqa: E402 - after the path
 
 SETUP_TIMEOUT_S = 600.0       # creating and connecting the rooms of one step
 DRAIN_S = 5.0                 # after the window: wait this long for actions still in flight
@@ -296,7 +296,10 @@ class Server(ServerProcess):
                 raise RuntimeError("--profile needs py-spy (pip install py-spy)")
             # --gil: only samples of the thread holding the GIL, i.e. where the CPU goes
             wrap = [spy, "record", "--format", "raw", "--rate", "100", "--gil", "-o", profile, "--"]
-        super().__init__(database_url, log_path, env={"BOT_DELAY_S": "0", "LOG_LEVEL": "info", **env},
+        # All load clients come from 127.0.0.1: the per-address limits on creating and joining
+        # rooms (README) are off, else they would refuse the bench's rooms.
+        super().__init__(database_url, log_path, env={"BOT_DELAY_S": "0", "LOG_LEVEL": "info",
+                                                      **NO_ADDRESS_LIMITS, **env},
                          root=root, wrap=wrap)
         self.profile = profile
         self.url = self.base_url

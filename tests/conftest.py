@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from app.testing import launcher
-from app.testing.launcher import QUIET, ServerProcess, free_port  # noqa: F401 - free_port: tests/deploy
+from app.testing.launcher import NO_ADDRESS_LIMITS, QUIET, ServerProcess, free_port  # noqa: F401 - free_port: tests/deploy
 
 ROOT = Path(__file__).resolve().parent.parent
 BACKENDS = ["sqlite"] + (["postgresql"] if os.environ.get("TEST_DATABASE_URL") else [])
@@ -70,7 +70,7 @@ class Server(ServerProcess):
     `env` adds or overrides settings."""
 
     def __init__(self, database_url: str, log_path: Path, **env: str):
-        super().__init__(database_url, log_path, env={**QUIET, **env})
+        super().__init__(database_url, log_path, env={**QUIET, **NO_ADDRESS_LIMITS, **env})
 
 
 def migrate(database_url: str) -> None:

@@ -1,5 +1,5 @@
 """Upkeep every CLEANUP_INTERVAL_S: store when rooms were last watched, delete long-idle
-waiting rooms, forget tables nobody needs, refresh the lobby and this process's presence
+waiting rooms and rooms nobody ever joined or connected to, forget tables nobody needs, refresh the lobby and this process's presence
 elsewhere.
 
 The cleanup never waits for a room lock: its database work is one short transaction of its
@@ -19,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from ..config import Settings
 from ..models import Room, utcnow
 from .bots import BotDriver
+from .fanout import Fanout
 from .hub import Hub
 from .lobby import LobbyFeed
 from .presence import Presence
@@ -31,8 +32,9 @@ class Cleanup:
     """`once` (one round) and `loop` (every `cleanup_interval_s` seconds)."""
 
     def __init__(self, settings: Settings, sessions: async_sessionmaker[AsyncSession], hub: Hub,
-                 tables: Tables, presence: Presence, lobby: LobbyFeed, bots: BotDriver):
+                 tables: Tables, presence: Presence, lobby: LobbyFeed, bots: BotDriver, fanout: Fanout):
         self.settings = settings
+        self.fanout = fanout  # rooms watched in other processes are not deleted here
         self.sessions = sessions
         self.hub = hub
         self.tables = tables
@@ -41,8 +43,9 @@ class Cleanup:
         self.bots = bots
 
     async def once(self) -> None:
-        """Mark rooms with live connections as active, delete long-idle waiting rooms,
-        forget tables nobody watches, and refresh the lobby feed."""
+        """Mark rooms with live connections as active, delete long-idle waiting rooms and rooms
+        nobody ever joined or connected to (UNUSED_ROOM_TTL_S), forget tables nobody watches,
+        and refresh the lobby feed."""
         busy = self.hub.busy_rooms()
         now = utcnow()
         async with self.sessions() as session:
@@ -51,9 +54,12 @@ class Cleanup:
             await self.presence.store_idle(session, keep=busy)
             stale = delete(Room).where(Room.status == "waiting",
                                        Room.active_at < now - timedelta(seconds=self.settings.room_ttl_s))
-            if busy:
-                stale = stale.where(Room.code.not_in(busy))
-            await session.execute(stale)
+            # Nobody ever joined or connected (active_at = created_at): gone within minutes.
+            unused = delete(Room).where(Room.active_at == Room.created_at,
+                                        Room.created_at < now - timedelta(seconds=self.settings.unused_room_ttl_s))
+            watched = busy | self.fanout.remote_codes()
+            for query in (stale, unused):
+                await session.execute(query.where(Room.code.not_in(watched)) if watched else query)
             await session.commit()
         self.tables.forget_idle(keep=busy | self.bots.busy_rooms())
         for conn in list(self.hub.lobby):

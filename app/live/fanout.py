@@ -55,6 +55,11 @@ class Fanout(ABC):
         """Seats of room `code` with a live connection in another process."""
         return set()
 
+    def remote_codes(self) -> set[str]:
+        """Rooms with a seat connected in another process, as last heard (`remote_seats` is
+        the one that drops what expired)."""
+        return set()
+
 
 class LocalFanout(Fanout):
     """A single process: nobody else to tell or hear."""

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from starlette.websockets import WebSocket
 
-from .. import rooms as R
 from ..config import Settings
+from ..lobby import lobby_rooms
 from .events import RoomChanged
 from .frames import GONE, next_frame, refuse
 from .hub import Connection, Hub, dumps
@@ -23,10 +24,12 @@ LOBBY_MIN_INTERVAL_S = 0.5  # the lobby list is recomputed at most this often
 class LobbyFeed:
     """Lobby connections of this process (`hub.lobby`) and the task that keeps them current."""
 
-    def __init__(self, settings: Settings, sessions: async_sessionmaker[AsyncSession], hub: Hub):
+    def __init__(self, settings: Settings, sessions: async_sessionmaker[AsyncSession], hub: Hub,
+                 present: Callable[[], dict[str, int]]):
         self.settings = settings
         self.sessions = sessions
         self.hub = hub
+        self.present = present  # room code → seated people connected, in every process
         self._sent: str | None = None
         self._dirty = asyncio.Event()
 
@@ -53,10 +56,12 @@ class LobbyFeed:
             conn.stop_writer()
             self.hub.lobby.discard(conn)
 
-    async def rooms(self) -> list[dict]:
-        """The open public rooms now (app/rooms.py `lobby_rooms`)."""
-        async with self.sessions() as session:
-            return await R.lobby_rooms(session, self.settings.lobby_idle_s, self.hub.busy_rooms())
+    async def rooms(self, session: AsyncSession | None = None) -> list[dict]:
+        """The open public rooms now (app/lobby.py), in `session` or a session of its own."""
+        if session is not None:
+            return await lobby_rooms(session, self.present(), self.settings.lobby_rooms_per_address)
+        async with self.sessions() as own:
+            return await lobby_rooms(own, self.present(), self.settings.lobby_rooms_per_address)
 
     def mark_dirty(self) -> None:
         """The lobby list may have changed: `run` recomputes it soon (coalesced: at most once

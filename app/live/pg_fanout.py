@@ -112,6 +112,9 @@ class PgFanout(Fanout):
             log.warning("could not notify %s of room %s", kind, code, exc_info=True)
 
     # -------------------------------------------------------------- presence
+    def remote_codes(self) -> set[str]:
+        return set(self._remote)
+
     def remote_seats(self, code: str) -> set[int]:
         """Seats of `code` with a live connection in another process (heard within the expiry)."""
         per_origin = self._remote.get(code)

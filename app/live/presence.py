@@ -67,7 +67,7 @@ class Presence:
                 conn.send({"type": "room", "room": {**self.broadcaster.summary(room, conn.seat),
                                                     "status": now.status, "version": now.version}})
             self.broadcaster.send_sync(conn, table)
-        if not was_busy and conn.lobby_relevant:
+        if (seat_arrived or not was_busy) and conn.lobby_relevant:  # the lobby counts people present
             self.lobby.mark_dirty()
         if seat_arrived or took_back:
             await self.events.publish(PresenceChanged(code, frozenset(self.hub.connected_seats(code))))
@@ -98,7 +98,7 @@ class Presence:
             if seat_gone and table is not None:
                 async with self.tables.hold(table) as held:
                     await self.broadcaster.broadcast_room(held.session, code)
-            if room_idle and conn.lobby_relevant:
+            if (room_idle or seat_gone) and conn.lobby_relevant:
                 self.lobby.mark_dirty()
             if seat_gone:
                 await self.events.publish(PresenceChanged(code, frozenset(self.hub.connected_seats(code))))

@@ -21,7 +21,7 @@ class RemoteChanges:
         """Another process changed room `code` (`kinds` ⊆ {"g", "r", "p"}: game, room, presence):
         refresh the lobby on a room change; catch the table up and tell the room's connections
         here (the summary first when the room or presence changed, the game started or ended)."""
-        if "r" in kinds:
+        if "r" in kinds or "p" in kinds:  # the lobby lists rooms with people present
             self.lobby.mark_dirty()
         if not self.hub.of(code):
             return  # nobody watches it here: the table catches up on its next use

@@ -22,6 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from starlette.websockets import WebSocket
 
 from ..config import Settings
+from ..lobby import present_people
 from ..models import Room
 from .actions import Actions
 from .bots import BotDriver
@@ -53,12 +54,14 @@ class Live:
                                    presence_ttl_s=3 * settings.cleanup_interval_s)
         self.broadcaster = Broadcaster(self.hub, settings, self.fanout)
         self.tables = Tables(sessions, self.broadcaster, self.events)
-        self.lobby = LobbyFeed(settings, sessions, self.hub)
+        self.lobby = LobbyFeed(settings, sessions, self.hub, lambda: present_people(
+            set(self.hub.rooms) | self.fanout.remote_codes(), self.broadcaster.connected_seats))
         self.actions = Actions(settings, self.tables, self.broadcaster, self.fanout, self.events)
         self.presence = Presence(self.hub, self.tables, self.broadcaster, self.lobby, self.events)
         self.sockets = RoomSockets(settings, sessions, self.hub, self.tables, self.presence, self.actions)
         self.bots = BotDriver(settings, sessions, self.tables, self.actions)
-        self.cleanup = Cleanup(settings, sessions, self.hub, self.tables, self.presence, self.lobby, self.bots)
+        self.cleanup = Cleanup(settings, sessions, self.hub, self.tables, self.presence, self.lobby, self.bots,
+                               self.fanout)
         self.remote = RemoteChanges(self.hub, self.tables, self.broadcaster, self.lobby)
         # Who reacts to what: the lobby, the other processes, then the computer players.
         self.events.subscribe(RoomChanged, self.lobby.on_room_changed)

@@ -6,13 +6,16 @@ from fastapi import APIRouter, Path, Request, Response
 from .. import rooms as R
 from ..deps import LiveDep, SessionDep, TokenDep
 from ..errors import ApiError
+from ..names import check_name
+from ..ratelimit import address_hash, check_waiting_rooms
 from ..schemas import (BotIn, CreateRoomIn, CreateRoomOut, JoinRoomIn, JoinRoomOut, LobbyRoomOut,
                        RoomOut, SeatOut, StatusOut)
 from ..security import cookie_name
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])
 COOKIE_MAX_AGE_S = 30 * 86400
-ERRORS = {404: {"description": "`room_not_found`"}, 409: {"description": "see docs/protocol.md"}}
+ERRORS = {404: {"description": "`room_not_found`"}, 409: {"description": "see docs/protocol.md"},
+          429: {"description": "`rate_limited` (with `Retry-After`)"}}
 
 
 def _seat_number(raw: str) -> int:
@@ -30,11 +33,19 @@ def _set_seat_cookie(request: Request, response: Response, live, code: str, toke
                         samesite="lax", secure=secure)
 
 
-@router.post("", status_code=201, response_model=CreateRoomOut)
+@router.post("", status_code=201, response_model=CreateRoomOut,
+             responses={429: {"description": "`rate_limited` / `too_many_rooms` (with `Retry-After`)"}})
 async def create_room(body: CreateRoomIn, request: Request, response: Response, live: LiveDep,
                       session: SessionDep):
-    """Create a room; the caller is the host in seat 0. Sets the seat cookie; the token is shown once."""
-    room, token = await R.create_room(session, body.name, body.public)
+    """Create a room; the caller is the host in seat 0. Sets the seat cookie; the token is shown once.
+    429 `rate_limited` / `too_many_rooms` (per address), 422 `name_reserved`."""
+    host = request.client.host if request.client else None  # behind a trusted proxy: X-Forwarded-For
+    request.app.state.limiter.hit("create", host)
+    check_name(body.name)
+    creator = address_hash(host)
+    await check_waiting_rooms(session, creator, live.settings.rooms_per_address,
+                              live.settings.unused_room_ttl_s)
+    room, token = await R.create_room(session, body.name, body.public, creator)
     await session.commit()  # a new room: nobody can hold its lock yet
     _set_seat_cookie(request, response, live, room.code, token)
     await live.room_created(room.code, body.public)
@@ -43,8 +54,8 @@ async def create_room(body: CreateRoomIn, request: Request, response: Response, 
 
 @router.get("", response_model=list[LobbyRoomOut])
 async def list_rooms(live: LiveDep, session: SessionDep):
-    """The open public rooms (waiting, a seat free, someone around recently)."""
-    return await R.lobby_rooms(session, live.settings.lobby_idle_s, live.hub.busy_rooms())
+    """The open public rooms: waiting, a seat free, a seated person connected (app/lobby.py)."""
+    return await live.lobby.rooms(session)
 
 
 @router.get("/{code}", response_model=RoomOut, responses=ERRORS)
@@ -62,7 +73,9 @@ async def show_room(code: str, live: LiveDep, session: SessionDep, token: TokenD
 @router.post("/{code}/join", response_model=JoinRoomOut, responses=ERRORS)
 async def join_room(code: str, body: JoinRoomIn, request: Request, response: Response, live: LiveDep,
                     session: SessionDep, token: TokenDep):
-    """Take the next free seat. A caller who already holds a seat of this room gets it back."""
+    """Take the next free seat. A caller who already holds a seat of this room gets it back.
+    429 `rate_limited` (per address), 409 `name_taken`, 422 `name_reserved`."""
+    request.app.state.limiter.hit("join", request.client.host if request.client else None)
     room = await R.load_room(session, code)
     mine = R.seat_of(room, token)
     if mine is not None:

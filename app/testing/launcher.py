@@ -22,6 +22,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 #: The settings of a test server: computer players without delay, warnings only.
 QUIET = {"BOT_DELAY_S": "0", "LOG_LEVEL": "warning"}
+#: The limits per client address off (app/ratelimit.py): every test or load client comes from
+#: 127.0.0.1, and suites create hundreds of rooms. Tests of the limits set them again.
+NO_ADDRESS_LIMITS = {"ROOM_CREATE_LIMIT": "off", "ROOM_JOIN_LIMIT": "off", "ROOMS_PER_ADDRESS": "0",
+                     "LOBBY_ROOMS_PER_ADDRESS": "0"}
 
 
 def free_port() -> int:

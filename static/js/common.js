@@ -1,4 +1,5 @@
 // Shared bits of the room pages: names, player colours, remembering the typed name.
+import { h as v } from "../vendor/preact.js";
 import { t, has } from "./i18n.js";
 
 /** Player colours of the box (white, pink, grey, tan), by seat: never a goods colour. */
@@ -47,6 +48,18 @@ export function markerOf(room, seat) {
     if (!dup) break;
   }
   return mark[seat];
+}
+
+/**
+ * A name as shown everywhere (top bar, log, players, lobby, result): the seat's colour and
+ * marker in a small swatch (decoration, aria-hidden), then the name, so two players are never
+ * told apart by their names alone. A Preact vnode; `make`: dom.js `h` for a DOM node instead.
+ * `room` needs only `players: [{seat, name, bot, bot_level}]` (a lobby entry's `seats` do).
+ */
+export function nameTag(room, seat, { make = v, tag = "span", cls = "" } = {}) {
+  return make(tag, { class: ("nametag " + cls).trim() },
+    make("span", { class: "swatch mini pc-" + PLAYER_COLORS[seat % 4] + (isComputerSeat(room, seat) ? " bot" : ""), "aria-hidden": "true" }, markerOf(room, seat)),
+    playerName(room, seat));
 }
 
 /** First letter of a name for the Reservation piece (text only). */

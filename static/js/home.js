@@ -1,17 +1,18 @@
 // Home page: create a room, and the live list of open public rooms (/ws/lobby).
 import { h, render } from "../vendor/preact.js";
 import { toast } from "./dom.js";
-import { initI18n, t, onLangChange, listText } from "./i18n.js";
+import { initI18n, t, tn, onLangChange, listParts } from "./i18n.js";
 import { api, LiveSocket } from "./net.js";
-import { rememberedName, rememberName, validName, errorText, playerName } from "./common.js";
+import { rememberedName, rememberName, validName, errorText, nameTag } from "./common.js";
 
 let rooms = [];
 
-/** The players of a lobby room, named as the room page names them ("Computer 2 (easy)"). */
+/** The players of a lobby room, named as the room page names them ("Computer 2 (easy)"),
+ *  each with its seat's colour and marker (names only from a server without `seats`). */
 function names(r) {
   if (!r.seats) return r.players || [];
   const room = { players: r.seats };
-  return r.seats.map((p) => playerName(room, p.seat));
+  return r.seats.map((p) => nameTag(room, p.seat));
 }
 
 // Drawn in place (keyed by room code), so a focused "Join" link keeps its focus on updates.
@@ -20,7 +21,7 @@ function renderRooms() {
   render(rooms.map((r) => h("li", { key: r.code, class: "room-item" },
     h("div", { class: "room-main" },
       h("b", { class: "room-code" }, r.code),
-      h("span", { class: "room-players" }, t("home.players", { names: listText(names(r)) })),
+      h("span", { class: "room-players" }, tn("home.players", { names: listParts(names(r)) })),
       h("span", { class: "muted" }, t("home.seats_free", { n: r.seats_free }))),
     h("a", { class: "btn", href: r.url && r.url.startsWith("/") ? r.url : "/r/" + encodeURIComponent(r.code),
       "aria-label": t("home.join") + ": " + r.code }, t("home.join")),

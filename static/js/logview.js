@@ -3,7 +3,7 @@
 import { h } from "../vendor/preact.js";
 import { t, tn, listParts } from "./i18n.js";
 import { cardChip, colorChip } from "./cards.js";
-import { playerName } from "./common.js";
+import { nameTag } from "./common.js";
 
 function cardsNode(ids) {
   if (!ids || !ids.length) return h("span", { class: "muted" }, t("log.none"));
@@ -14,7 +14,7 @@ function colorNode(c) { return colorChip(c); }
 
 function colorsNode(cs) { return h("span", null, listParts((cs || []).map(colorNode))); }
 
-function nameNode(room, seat) { return h("b", { class: "lname" }, playerName(room, seat)); }
+function nameNode(room, seat) { return nameTag(room, seat, { tag: "b", cls: "lname" }); }
 
 function loc(i) { return t("loc." + i); }
 

@@ -94,7 +94,7 @@ function drawTurn() {
   let tt;
   if (ctx.room.status === "waiting") tt = { text: t("turn.waiting"), mine: false };
   else tt = turnText(ctx);
-  el.textContent = tt.text;
+  fill(el, tt.nodes || tt.text);
   el.className = "turn" + (tt.mine ? " mine" : "");
   document.title = (tt.mine ? t("title.yours") + " — " : "") + t("room.room") + " " + code + " — " + t("app.name");
   if (tt.mine && !wasMine) { beep(); announce(tt.text); }

@@ -6,9 +6,9 @@
 //   act(action), pending, inflight, hostBot(seat, level), redraw(), later(ms)}
 import { h as v, render } from "../vendor/preact.js";
 import { h } from "./dom.js";
-import { t, listText, listParts } from "./i18n.js";
+import { t, tn, listText, listParts } from "./i18n.js";
 import { COLORS, SYMBOL, cardEl, cardColor, cardValue, cardChip } from "./cards.js";
-import { PLAYER_COLORS, playerName, markerOf, isComputerSeat } from "./common.js";
+import { PLAYER_COLORS, playerName, markerOf, isComputerSeat, nameTag } from "./common.js";
 import { buyableGoods, total } from "./payment.js";
 import { buildRoute, updateRoute } from "./route.js";
 import { barView } from "./bar.js";
@@ -83,10 +83,10 @@ function resultView(ctx) {
   const winners = w.winners || [];
   const rows = w.players.map((p, seat) => ({ seat, vp: p.vp ?? 0, tokens: COLORS.reduce((a, c) => a + (p.tokens[c] || 0), 0) }));
   rows.sort((a, b) => b.vp - a.vp || b.tokens - a.tokens || a.seat - b.seat);
-  const names = listText(winners.map((s) => playerName(ctx.room, s)));
+  const names = listParts(winners.map((s) => nameTag(ctx.room, s)));
   return [
     v("h2", { id: "result-h", tabIndex: -1 }, t("result.title")),
-    v("p", { class: "winners" }, v("span", { "aria-hidden": "true" }, "★ "), t("result.winner", { names, n: winners.length })),
+    v("p", { class: "winners" }, v("span", { "aria-hidden": "true" }, "★ "), tn("result.winner", { names, n: winners.length })),
     w.end_reason ? v("p", { class: "muted" }, t("result.reason_" + w.end_reason)) : null,
     v("table", { class: "score" },
       v("thead", null, v("tr", null, v("th", { scope: "col" }, t("result.player")), v("th", { scope: "col" }, t("result.vp")), v("th", { scope: "col" }, t("result.tokens")))),
@@ -262,20 +262,21 @@ export function renderTable(ctx, parts) {
   syncDialog(ctx, parts.dialog);
 }
 
-/** The top-bar text: whose turn or decision it is; {text, mine}. */
+/** The top-bar text: whose turn or decision it is; {text, mine}, and `nodes` (DOM: the same
+ *  with the player's swatch before the name) when it names another player. */
 export function turnText(ctx) {
   const w = ctx.view;
   if (!w) return { text: t("turn.waiting"), mine: false };
   if (w.phase === "over") return { text: t("turn.over"), mine: false };
   const mine = myDecision(ctx);
   const name = playerName(ctx.room, w.to_act);
+  const tag = nameTag(ctx.room, w.to_act, { make: h });
+  const key = w.phase === "token_draft" ? "turn.draft_other" : w.phase === "insurance" ? "turn.insure_other" : "turn.other";
   if (ctx.seat === null) {
-    const key = w.phase === "token_draft" ? "turn.draft_other" : w.phase === "insurance" ? "turn.insure_other" : "turn.other";
-    return { text: t("turn.watching", { text: t(key, { name }) }), mine: false };
+    return { text: t("turn.watching", { text: t(key, { name }) }), nodes: tn("turn.watching", { text: tn(key, { name: tag }) }), mine: false };
   }
-  if (w.phase === "token_draft") return { text: mine ? t("turn.draft_you") : t("turn.draft_other", { name }), mine };
-  if (w.phase === "insurance") return { text: mine ? t("turn.insure_you") : t("turn.insure_other", { name }), mine };
-  return { text: mine ? t("turn.yours") : t("turn.other", { name }), mine };
+  if (!mine) return { text: t(key, { name }), nodes: tn(key, { name: tag }), mine };
+  return { text: t(w.phase === "token_draft" ? "turn.draft_you" : w.phase === "insurance" ? "turn.insure_you" : "turn.yours"), mine };
 }
 
 export { listParts };

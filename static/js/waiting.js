@@ -2,9 +2,9 @@
 // for the host. Built once (so a half-typed name survives updates), then update(room).
 import { h as v, render } from "../vendor/preact.js";
 import { h, fill, toast } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 import { api } from "./net.js";
-import { PLAYER_COLORS, playerName, markerOf, isComputerSeat, rememberedName, rememberName, validName, errorText } from "./common.js";
+import { PLAYER_COLORS, playerName, markerOf, isComputerSeat, rememberedName, rememberName, validName, errorText, nameTag } from "./common.js";
 
 export function roomUrl(code) { return location.origin + "/r/" + encodeURIComponent(code); }
 
@@ -157,7 +157,7 @@ export class WaitingView {
       }
     } else {
       fill(e.join);
-      e.note.textContent = t("room.you_are", { name: playerName(room, room.you) }) + (isHost ? "" : " " + t("room.waiting_for_host"));
+      fill(e.note, tn("room.you_are", { name: nameTag(room, room.you, { make: h }) }), isHost ? "" : " " + t("room.waiting_for_host"));
     }
     if (isHost) {
       const cur = this.level.value || "normal";

@@ -35,6 +35,8 @@ def test_connection_churn_does_not_stall_room_creation(server):
                     n += 1
             return n
 
+        hosts: list[Client] = []
+
         async def creator() -> list[tuple[int, float, str]]:
             out = []
             async with httpx.AsyncClient(timeout=60) as http:
@@ -42,6 +44,8 @@ def test_connection_churn_does_not_stall_room_creation(server):
                     t = time.monotonic()
                     r = await http.post(server.base_url + "/api/rooms", json={"name": "P", "public": True})
                     out.append((r.status_code, time.monotonic() - t, r.json()["code"]))
+                    # The lobby lists a room while its host is connected (docs/protocol.md).
+                    hosts.append(await Client.open(server.ws_url, r.json()["code"], r.json()["token"], seat=0))
                     await asyncio.sleep(0.2)
             return out
 
@@ -62,7 +66,7 @@ def test_connection_churn_does_not_stall_room_creation(server):
         newcomer = await Client.open(server.ws_url, code)
         room = await newcomer.wait(lambda m: m["type"] == "room")
         assert room["room"]["players"][0]["connected"] and not room["room"]["players"][1]["connected"]
-        for c in (seated, newcomer):
+        for c in (seated, newcomer, *hosts):
             await c.close()
         await lobby.close()
 

@@ -54,7 +54,7 @@ def test_stalled_connection_does_not_delay_others_and_is_dropped(server_factory)
 
 
 def test_idle_waiting_rooms_leave_lobby_and_are_deleted(server_factory):
-    srv = server_factory(LOBBY_IDLE_S="1", ROOM_TTL_S="3", CLEANUP_INTERVAL_S="0.2")
+    srv = server_factory(ROOM_TTL_S="3", CLEANUP_INTERVAL_S="0.2")
     idle = create_room(srv.base_url, "Idle")
     kept_code, _ = new_game(srv.base_url, 2)   # a started game is kept however long
     watched = create_room(srv.base_url, "Watched")

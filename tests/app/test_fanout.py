@@ -83,6 +83,8 @@ def test_lobby_of_the_other_process_follows(two_servers):
         async with connect(b.ws_url + "/ws/lobby") as lobby:
             json.loads(await lobby.recv())
             host = create_room(a.base_url, "Listed", public=True)
+            # Listed while its host is connected, to A: B hears of the presence (NOTIFY "p").
+            seated = await Client.open(a.ws_url, host["code"], host["token"], seat=0)
 
             async def until(pred):
                 while True:
@@ -98,6 +100,7 @@ def test_lobby_of_the_other_process_follows(two_servers):
             assert r.status_code == 200
             start(a.base_url, host["code"], host["token"])
             await until(lambda rooms: host["code"] not in rooms)
+            await seated.close()
 
     asyncio.run(scenario())
 

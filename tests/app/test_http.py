@@ -53,21 +53,37 @@ def test_create_sets_httponly_cookie_and_summary_knows_you(server):
 def test_lobby_lists_public_waiting_rooms_only(server):
     public = create_room(server.base_url, "Pub", public=True)
     private = create_room(server.base_url, "Priv", public=False)
-    listed = {r["code"]: r for r in httpx.get(server.base_url + "/api/rooms").json()}
-    assert public["code"] in listed and private["code"] not in listed
-    entry = listed[public["code"]]
-    assert entry == {"code": public["code"], "url": f"/r/{public['code']}", "players": ["Pub"],
-                     "seats": [{"seat": 0, "name": "Pub", "bot": False, "bot_level": None}],
-                     "seats_free": 3, "status": "waiting", "created_at": entry["created_at"]}
-    # A computer player is listed with its level, so a client names it as the room does.
-    httpx.post(f"{server.base_url}/api/rooms/{public['code']}/bots", json={"level": "easy"},
-               headers=auth(public["token"])).raise_for_status()
-    entry = {r["code"]: r for r in httpx.get(server.base_url + "/api/rooms").json()}[public["code"]]
-    assert entry["seats"][1] == {"seat": 1, "name": "Bot (easy)", "bot": True, "bot_level": "easy"}
-    join_room(server.base_url, public["code"], "Bob")
-    httpx.post(f"{server.base_url}/api/rooms/{public['code']}/start", headers=auth(public["token"]))
-    listed = {r["code"] for r in httpx.get(server.base_url + "/api/rooms").json()}
-    assert public["code"] not in listed
+    alone = create_room(server.base_url, "Alone", public=True)  # its host never connects
+
+    def lobby() -> dict:
+        return {r["code"]: r for r in httpx.get(server.base_url + "/api/rooms").json()}
+
+    async def scenario():
+        hosts = [await Client.open(server.ws_url, r["code"], r["token"], seat=0) for r in (public, private)]
+        for c in hosts:
+            await c.wait(lambda m: m["type"] == "room")
+        listed = await asyncio.to_thread(lobby)
+        assert public["code"] in listed and private["code"] not in listed and alone["code"] not in listed
+        entry = listed[public["code"]]
+        assert entry == {"code": public["code"], "url": f"/r/{public['code']}", "players": ["Pub"],
+                         "seats": [{"seat": 0, "name": "Pub", "bot": False, "bot_level": None}],
+                         "present": 1, "seats_free": 3, "status": "waiting",
+                         "created_at": entry["created_at"]}
+        # A computer player is listed with its level, so a client names it as the room does.
+        r = await asyncio.to_thread(httpx.post, f"{server.base_url}/api/rooms/{public['code']}/bots",
+                                    json={"level": "easy"}, headers=auth(public["token"]))
+        assert r.status_code == 200
+        entry = (await asyncio.to_thread(lobby))[public["code"]]
+        assert entry["seats"][1] == {"seat": 1, "name": "Bot (easy)", "bot": True, "bot_level": "easy"}
+        await asyncio.to_thread(join_room, server.base_url, public["code"], "Bob")
+        r = await asyncio.to_thread(httpx.post, f"{server.base_url}/api/rooms/{public['code']}/start",
+                                    headers=auth(public["token"]))
+        assert r.status_code == 200
+        assert public["code"] not in await asyncio.to_thread(lobby)
+        for c in hosts:
+            await c.close()
+
+    asyncio.run(scenario())
 
 
 def test_lobby_feed_pushes_changes(server):
@@ -78,6 +94,7 @@ def test_lobby_feed_pushes_changes(server):
             first = json.loads(await ws.recv())
             assert first["type"] == "rooms" and isinstance(first["rooms"], list)
             room = await asyncio.to_thread(create_room, server.base_url, "Feed")
+            host = await Client.open(server.ws_url, room["code"], room["token"], seat=0)
             while True:
                 msg = json.loads(await asyncio.wait_for(ws.recv(), 10))
                 if any(r["code"] == room["code"] for r in msg["rooms"]):
@@ -87,6 +104,11 @@ def test_lobby_feed_pushes_changes(server):
                 msg = json.loads(await asyncio.wait_for(ws.recv(), 10))
                 entry = [r for r in msg["rooms"] if r["code"] == room["code"]]
                 if entry and entry[0]["players"] == ["Feed", "Joiner"]:
+                    break
+            await host.close()  # nobody seated connected: the room leaves the list
+            while True:
+                msg = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                if not any(r["code"] == room["code"] for r in msg["rooms"]):
                     break
             await ws.send("junk")
             assert json.loads(await asyncio.wait_for(ws.recv(), 10))["code"] == "bad_message"

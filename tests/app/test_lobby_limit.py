@@ -1,12 +1,12 @@
-"""The lobby lists open rooms even when more than LOBBY_LIMIT (200) newer public rooms are full:
-full and idle rooms are filtered out before the limit."""
+"""The lobby lists open rooms even when more than LOBBY_LIMIT (200) newer public rooms with their
+hosts connected are full: full rooms are filtered out before the limit."""
 from __future__ import annotations
 
 import asyncio
 
 import httpx
 
-from .helpers import auth, create_room
+from .helpers import Client, auth, create_room
 
 FULL_ROOMS = 205
 
@@ -26,11 +26,23 @@ def test_many_full_public_rooms_do_not_hide_an_open_one(server):
                         b = await http.post(f"/api/rooms/{room['code']}/bots", json={"level": "easy"},
                                             headers=auth(room["token"]))
                         assert b.status_code == 200, b.text
-                    return room["code"]
+                    return room
             return await asyncio.gather(*(full_room(i) for i in range(FULL_ROOMS)))
 
-    full = set(asyncio.run(fill()))
-    lobby = httpx.get(server.base_url + "/api/rooms").json()
+    async def scenario():
+        host = await Client.open(server.ws_url, victim["code"], victim["token"], seat=0)
+        await host.wait(lambda m: m["type"] == "room")
+        rooms = await fill()
+        # Their hosts are connected too, so only "full" keeps them out of the lobby.
+        hosts = [await Client.open(server.ws_url, r["code"], r["token"], seat=0) for r in rooms]
+        for c in hosts:
+            await c.wait(lambda m: m["type"] == "room")
+        lobby = (await asyncio.to_thread(httpx.get, server.base_url + "/api/rooms")).json()
+        for c in [host, *hosts]:
+            await c.close()
+        return {r["code"] for r in rooms}, lobby
+
+    full, lobby = asyncio.run(scenario())
     codes = [r["code"] for r in lobby]
     assert victim["code"] in codes
     assert not full & set(codes)

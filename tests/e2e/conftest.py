@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from app.testing.launcher import QUIET, ServerProcess
+from app.testing.launcher import NO_ADDRESS_LIMITS, QUIET, ServerProcess
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "test-artifacts" / "screenshots"
@@ -27,7 +27,7 @@ class E2EServer(ServerProcess):
 
     def __init__(self, tmp: Path, port: int | None = None, env: dict[str, str] | None = None):
         super().__init__(f"sqlite+aiosqlite:///{tmp / 'e2e.db'}", tmp / "server.log",
-                         env={**QUIET, **(env or {})}, port=port)
+                         env={**QUIET, **NO_ADDRESS_LIMITS, **(env or {})}, port=port)
         self.start(migrate_first=True)
 
 

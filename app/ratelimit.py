@@ -1,0 +1,116 @@
+"""Per-address limits on creating and joining rooms (docs/protocol.md "Limits").
+
+- The address is the client's as the server sees it: the peer, or the `X-Forwarded-For`
+  address uvicorn took from a proxy in FORWARDED_ALLOW_IPS (`request.client.host`). An IPv6
+  address counts by its /64 network (one household, one customer of a provider, gets a whole
+  /64), an IPv4-mapped IPv6 address as the IPv4 address.
+- Request rates are counted in this process's memory with the `limits` library
+  (https://limits.readthedocs.io), in fixed windows that start at an address's first request:
+  `Retry-After` is exact, and at most twice the amount fits in one window's length across a
+  window's end. A rate limit protects the process that serves the requests, so per-process
+  counting is what it needs; with N processes behind a proxy an address gets at most N times
+  the rate. What one address may keep — its waiting rooms, its places in the lobby — is counted
+  in the database (`rooms.creator_hash`; `check_waiting_rooms`, app/lobby.py), so it holds
+  across every process sharing it.
+- The database stores only `address_hash`: 128 bits of a sha256 of the address key, kept while
+  the room waits (cleared at the start, or deleted with the room). It is pseudonymous, not
+  anonymous: IPv4 addresses are few enough to hash them all.
+"""
+from __future__ import annotations
+
+import hashlib
+import ipaddress
+import math
+import time
+from datetime import timedelta
+
+from limits import RateLimitItem, parse_many, storage, strategies
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from .errors import ApiError
+from .models import Room, utcnow
+
+IPV6_PREFIX = 64
+
+
+def address_key(host: str | None) -> str:
+    """The key an address is counted under: ``'203.0.113.9'``, ``'2001:db8:1:2::/64'``; the
+    raw text for something that is no IP address (a test client, a Unix socket: ``'-'``)."""
+    if not host:
+        return "-"
+    try:
+        ip = ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return host[:64]
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, IPV6_PREFIX), strict=False))
+    return str(ip)
+
+
+def address_hash(host: str | None) -> str:
+    """What the rooms table stores of the creator's address: 32 hex digits of sha256 of its key."""
+    return hashlib.sha256(("osaka-address " + address_key(host)).encode()).hexdigest()[:32]
+
+
+def parse_limits(text: str) -> list[RateLimitItem]:
+    """``"10/minute;60/hour"`` → the `limits` items (empty text or ``"off"``: none). ValueError
+    for anything `limits.parse_many` cannot read."""
+    text = text.strip()
+    if not text or text.lower() == "off":
+        return []
+    return parse_many(text)
+
+
+class RateLimited(ApiError):
+    """429 `rate_limited` (or `too_many_rooms`) with the field `retry_after_s` (whole seconds,
+    ≥ 1), which app/errors.py also sends as the `Retry-After` header."""
+
+    def __init__(self, message: str, retry_after_s: float, code: str = "rate_limited"):
+        retry = max(1, math.ceil(retry_after_s))
+        super().__init__(429, code, message, retry_after_s=retry)
+        self.retry_after_s = retry
+
+
+class Limiter:
+    """Named rate limits per address, e.g. ``Limiter({"create": "10/minute;60/hour"})``."""
+
+    def __init__(self, rules: dict[str, str]):
+        self._rules = {name: parse_limits(text) for name, text in rules.items()}
+        self._limiter = strategies.FixedWindowRateLimiter(storage.MemoryStorage())
+
+    def hit(self, name: str, host: str | None) -> None:
+        """Count one `name` request from `host`, or raise RateLimited (nothing counted then)."""
+        items = self._rules.get(name) or []
+        key = address_key(host)
+        for item in items:
+            if not self._limiter.test(item, name, key):
+                reset = self._limiter.get_window_stats(item, name, key).reset_time
+                wait = math.ceil(reset - time.time())
+                raise RateLimited(f"Too many requests from your address; try again in {max(1, wait)} s.",
+                                  wait)
+        for item in items:
+            self._limiter.hit(item, name, key)
+
+
+async def check_waiting_rooms(session: AsyncSession, creator_hash: str, cap: int,
+                              unused_ttl_s: float) -> None:
+    """429 `too_many_rooms` when the address `creator_hash` already holds `cap` waiting rooms
+    (0 = no cap). Counted in the database, so across every process; two requests of one
+    address at the same moment may both pass. `retry_after_s`: when its oldest room that nobody
+    ever joined or connected to is deleted, else 60 (a hint)."""
+    if cap <= 0:
+        return
+    mine = (Room.creator_hash == creator_hash) & (Room.status == "waiting")
+    held = await session.scalar(select(func.count(Room.id)).where(mine))
+    if held < cap:
+        return
+    oldest_unused = await session.scalar(select(func.min(Room.created_at))
+                                         .where(mine, Room.active_at == Room.created_at))
+    wait = 60.0
+    if oldest_unused is not None:
+        wait = (oldest_unused + timedelta(seconds=unused_ttl_s) - utcnow()).total_seconds()
+    raise RateLimited(f"Your address already holds {held} waiting rooms; start or leave one first.",
+                      math.ceil(max(wait, 1)), code="too_many_rooms")
