@@ -1,5 +1,6 @@
-"""The lobby list (`app/rooms.py` `lobby_rooms`) on a real SQLite database, in process:
-only public waiting rooms with a free seat and someone around recently, newest first."""
+"""The lobby list (`app/lobby.py` `lobby_rooms`) on a real SQLite database, in process: only
+public waiting rooms with a free seat and a seated person connected, ranked by people present
+and the latest join, every creating address's best room first, at most `per_creator` of one."""
 from __future__ import annotations
 
 import asyncio
@@ -7,67 +8,85 @@ from datetime import timedelta
 
 from sqlalchemy import update
 
+from app import lobby as L
 from app import rooms as R
 from app.db import make_engine, make_sessionmaker
-from app.models import Room, utcnow
-
-IDLE_S = 600
+from app.models import Room, Seat, utcnow
 
 
-async def lobby_of(sqlite_url: str, setup) -> list[dict]:
-    """Run `setup(session)` (which creates rooms; committed here), then the lobby list."""
+async def lobby_of(sqlite_url: str, setup, per_creator: int = 0) -> list[dict]:
+    """Run `setup(session)` (creates rooms; committed here; returns code → people present),
+    then the lobby list."""
     engine = make_engine(sqlite_url)
     sessions = make_sessionmaker(engine)
     try:
         async with sessions() as session:
-            busy = await setup(session)
+            present = await setup(session)
             await session.commit()
         async with sessions() as session:
-            return await R.lobby_rooms(session, IDLE_S, busy or set())
+            return await L.lobby_rooms(session, present, per_creator)
     finally:
         await engine.dispose()
 
 
-async def room(session, name: str, *, public: bool = True, players: int = 1, age_s: float = 0,
-               idle_s: float = 0) -> Room:
-    made, _ = await R.create_room(session, name, public)
+async def room(session, name: str, *, public: bool = True, players: int = 1, joined_s_ago: float = 0,
+               creator: str | None = None) -> Room:
+    """A room of `players` people whose last one joined `joined_s_ago` seconds ago."""
+    made, _ = await R.create_room(session, name, public, creator)
     for i in range(1, players):
         await R.join_room(session, made, f"{name}{i}")
-    at = utcnow()
-    await session.execute(update(Room).where(Room.id == made.id).values(
-        created_at=at - timedelta(seconds=age_s), active_at=at - timedelta(seconds=idle_s)))
+    await session.flush()
+    await session.execute(update(Seat).where(Seat.room_id == made.id).values(
+        created_at=utcnow() - timedelta(seconds=joined_s_ago)))
     return made
 
 
-def test_only_open_public_rooms_are_listed_newest_first(sqlite_url):
+def test_only_open_public_rooms_with_people_present_are_listed(sqlite_url):
     async def setup(session):
-        await room(session, "Old", age_s=30, players=2)
-        await room(session, "New", age_s=10)
-        await room(session, "Private", public=False)
-        await room(session, "Full", players=4)
-        started = await room(session, "Started", players=2)
-        await R.start_game(session, started)
-        await room(session, "Idle", idle_s=IDLE_S + 60)
+        rooms = {
+            "Two": await room(session, "Two", players=2, joined_s_ago=50),
+            "Old": await room(session, "Old", joined_s_ago=40),
+            "New": await room(session, "New", joined_s_ago=10),
+            "Private": await room(session, "Private", public=False),
+            "Full": await room(session, "Full", players=4),
+            "Started": await room(session, "Started", players=2),
+        }
+        await R.start_game(session, rooms["Started"])
+        await room(session, "Alone")  # nobody connected: never listed
+        present = {name: 1 for name in rooms}
+        present["Two"] = 2
+        return {rooms[name].code: n for name, n in present.items()}
     listed = asyncio.run(lobby_of(sqlite_url, setup))
-    assert [r["players"] for r in listed] == [["New"], ["Old", "Old1"]]
-    assert [r["seats_free"] for r in listed] == [3, 2]
+    # More people present first, then the latest join.
+    assert [r["players"][0] for r in listed] == ["Two", "New", "Old"]
+    assert [(r["present"], r["seats_free"]) for r in listed] == [(2, 2), (1, 3), (1, 3)]
     assert all(r["status"] == "waiting" and r["url"] == f"/r/{r['code']}" for r in listed)
 
 
-def test_an_idle_room_with_a_live_connection_stays_listed(sqlite_url):
+def test_one_address_cannot_fill_the_lobby(sqlite_url):
     async def setup(session):
-        idle = await room(session, "Watched", idle_s=IDLE_S * 10)
-        await room(session, "Gone", idle_s=IDLE_S * 10)
-        return {idle.code}
-    listed = asyncio.run(lobby_of(sqlite_url, setup))
-    assert [r["players"] for r in listed] == [["Watched"]]
+        present = {}
+        for i in range(6):  # the spammer's rooms are newer and fuller
+            made = await room(session, f"Spam{i}", players=3, joined_s_ago=i, creator="spammer")
+            present[made.code] = 3
+        for name, creator, ago in (("Ann", "a", 100), ("Ben", "b", 110)):
+            made = await room(session, name, joined_s_ago=ago, creator=creator)
+            present[made.code] = 1
+        return present
+    listed = asyncio.run(lobby_of(sqlite_url, setup, per_creator=2))
+    # Every address's best room first (by the ranking), then the second ones: at most 2 of one.
+    assert [r["players"][0] for r in listed] == ["Spam0", "Ann", "Ben", "Spam1"]
 
 
 def test_the_list_is_limited_after_filtering(sqlite_url):
     async def setup(session):
-        for i in range(R.LOBBY_LIMIT):
-            await room(session, f"Full{i}", players=4, age_s=0)   # newest, but never listed
+        present = {}
+        for i in range(L.LOBBY_LIMIT):
+            full = await room(session, f"Full{i}", players=4)   # fuller and newer, but never listed
+            present[full.code] = 4
         for i in range(3):
-            await room(session, f"Open{i}", age_s=100 + i)
+            made = await room(session, f"Open{i}", joined_s_ago=100 + i)
+            present[made.code] = 1
+        return present
     listed = asyncio.run(lobby_of(sqlite_url, setup))
     assert [r["players"][0] for r in listed] == ["Open0", "Open1", "Open2"]
