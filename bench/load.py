@@ -345,6 +345,20 @@ def pid_listening_on(url: str) -> int | None:
 
 # ======================================================================= one step
 
+def window_profiler(args, pid: int | None, rooms: int) -> subprocess.Popen | None:
+    """`--profile-window PREFIX`: `py-spy record --pid` on the server for the measured window only
+    (raw collapsed stacks to PREFIX.<rooms>.txt; no setup, no start-up in the samples)."""
+    if not getattr(args, "profile_window", None) or not pid:
+        return None
+    spy = shutil.which("py-spy", path=str(Path(sys.executable).parent)) or shutil.which("py-spy")
+    if spy is None:
+        raise RuntimeError("--profile-window needs py-spy (pip install py-spy)")
+    out = f"{args.profile_window}.{rooms}.txt"
+    return subprocess.Popen([spy, "record", "--pid", str(pid), "--duration", str(max(1, int(args.duration))),
+                             "--rate", "200", "--gil", "--format", "raw", "-o", out],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
 def percentile(sorted_values: list[float], q: float) -> float:
     """Nearest-rank percentile (q in 0..100) of an ascending list; 0 for an empty one."""
     if not sorted_values:
@@ -387,6 +401,7 @@ def run_step(url: str, pid: int | None, rooms: int, args, baseline_rss: int | No
     t0 = time.monotonic()
     for pipe in pipes:
         pipe.send(("go", args.duration))
+    spy = window_profiler(args, pid, rooms)
     end = t0 + args.duration
     while time.monotonic() < end:
         if server:
@@ -396,6 +411,8 @@ def run_step(url: str, pid: int | None, rooms: int, args, baseline_rss: int | No
     cpu = (sum(server.cpu_times()[:2]) - cpu0) if server else 0.0
     ccpu = sum(sum(c.cpu_times()[:2]) for c in clients) - ccpu0
     load_after = os.getloadavg()
+    if spy is not None:
+        spy.wait(60)
     results = []
     for pipe in pipes:
         if not pipe.poll(DRAIN_S + 120):
@@ -468,6 +485,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", metavar="PREFIX",
                         help="run the server under `py-spy record` (raw collapsed stacks to PREFIX.<rooms>.txt); "
                              "summarize with bench/profile_summary.py")
+    parser.add_argument("--profile-window", metavar="PREFIX",
+                        help="attach `py-spy record` to the server for the measured window only "
+                             "(PREFIX.<rooms>.txt); summarize with bench/profile_summary.py")
     parser.add_argument("--server-root", metavar="DIR",
                         help="serve the app/engine of another checkout (e.g. a `git worktree` of an older "
                              "commit, for before/after figures); default: this one")

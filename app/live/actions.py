@@ -5,8 +5,9 @@ check → `engine.play` → commit → fan-out through the player view.
 2. `Actions.act` takes the room's lock (`Tables.hold`), catches the table up with the database,
    refuses duplicates and stale versions, asks the engine (`engine.action_from_json`,
    `engine.play`; refusals carry `IllegalAction.code`);
-3. `_commit` stores the action and moves the room's version in one transaction (optimistic:
-   another process may have committed that version first: `_lost_race`);
+3. `_commit` stores the action and moves the room's version through the group commit
+   (commits.py: the actions of many rooms in one transaction; optimistic: another process may
+   have committed that version first: `_lost_race`);
 4. the new events and state go to every connection, each through its seat's player view
    (`Broadcaster.broadcast_game`), and `ActionApplied` is published (computer players react).
 
@@ -17,16 +18,16 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from sqlalchemy import bindparam, exists, insert, select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import select
 
 import engine
 
 from ..config import Settings
 from ..logs import action_kind, log_event
-from ..models import ActionRow, Room, Seat, utcnow
+from ..models import ActionRow, Seat, utcnow
 from . import store
 from .broadcast import Broadcaster
+from .commits import Committer, Pending
 from .events import ActionApplied, Events
 from .fanout import Fanout
 from .frames import refuse
@@ -37,22 +38,14 @@ from .tables import Held, Tables
 
 log = logging.getLogger("osaka.live")
 
-# The statements of the hot path, built once (Core, on the tables: no ORM bookkeeping per action).
-_ROOMS, _SEATS = Room.__table__, Seat.__table__
-# The room row as `act` needs it, and whether any seat is a computer player's.
-_ROOM_FOR_ACT = select(
-    _ROOMS.c.id, _ROOMS.c.seed, _ROOMS.c.num_players, _ROOMS.c.version,
-    exists().where(_SEATS.c.room_id == _ROOMS.c.id, _SEATS.c.bot_level.is_not(None)).label("has_bots"),
-).where(_ROOMS.c.id == bindparam("room_id"))
-_INSERT_ACTION = insert(ActionRow.__table__)
-
 
 class Actions:
     """Applies actions exactly once, for people (`on_frame`) and computer players (`act`)."""
 
     def __init__(self, settings: Settings, tables: Tables, broadcaster: Broadcaster, fanout: Fanout,
-                 events: Events):
+                 events: Events, committer: Committer):
         self.settings = settings
+        self.committer = committer
         self.tables = tables
         self.broadcaster = broadcaster
         self.fanout = fanout
@@ -91,21 +84,20 @@ class Actions:
             return False
         attempt = _Attempt(code, seat, action_id, version, action, reply, bot_level is not None)
         async with self.tables.hold(table) as held:
-            # Hot path (docs/performance.md): one Core read of the room row (+ whether any seat
-            # is a computer player's), the exactly-once check against the ids the synced table
-            # holds, then INSERT + UPDATE + COMMIT: one transaction.
-            room = (await held.session.execute(_ROOM_FOR_ACT, {"room_id": table.room_id})).first()
-            if room is None:
-                return attempt.refuse("room_not_found", "The room is gone.")
-            if room.seed is None:
-                return attempt.refuse("game_not_started", "The game has not started yet.")
-            await held.catch_up(room)
+            # Hot path (docs/performance.md): no read at all when the table is in play and knows
+            # its computer players: the version check in the commit is what guarantees that the
+            # table was current (a table behind the database loses it: `_lost_race` catches up).
+            if table.state is None or table.bot_levels is None:
+                room = await held.read_room()   # with its seats; catches the table up
+                if room is None:
+                    return attempt.refuse("room_not_found", "The room is gone.")
+                if room.seed is None:
+                    return attempt.refuse("game_not_started", "The game has not started yet.")
             if (seat, action_id) in table.action_ids:
                 return self._duplicate(attempt, table)
             if version != table.version:
                 return attempt.refuse("stale_version", f"The game is at version {table.version}, not {version}.")
-            if bot_level is not None and await held.session.scalar(select(Seat.bot_level).where(
-                    Seat.room_id == room.id, Seat.seat == seat)) is None:
+            if bot_level is not None and not await self._still_a_bot(held, seat):
                 attempt.note("not_a_bot_seat")
                 return False
             try:
@@ -120,35 +112,39 @@ class Actions:
             self.broadcaster.broadcast_game(table, [(new_version, events)])
             if over:
                 await self.broadcaster.broadcast_room(held.session, code)
+            has_bots = bool(table.bot_levels)
         attempt.note("applied", new_version)
-        await self.events.publish(ActionApplied(code, new_version, room.has_bots))
+        await self.events.publish(ActionApplied(code, new_version, has_bots))
         return True
+
+    async def _still_a_bot(self, held: Held, seat: int) -> bool:
+        """Is `seat` still a computer player's? One process: the table knows (every seat change
+        goes through its lock). Several (PostgreSQL): asked in the database, as committed now."""
+        if not self.fanout.shared:
+            return bool(held.table.bot_levels and seat in held.table.bot_levels)
+        return await held.session.scalar(select(Seat.bot_level).where(
+            Seat.room_id == held.table.room_id, Seat.seat == seat)) is not None
 
     async def _commit(self, held: Held, seat: int, action_id: str, action: dict, new_state,
                       events: list[dict]) -> bool:
-        """INSERT the action with its events, move the room's version and store the new state's
-        snapshot with it (store.py; the fan-out tells the other processes on commit), COMMIT.
-        False, rolled back, when another process committed this version or this (seat, id) first."""
-        table, session = held.table, held.session
-        try:
-            await session.execute(_INSERT_ACTION, {
-                "room_id": table.room_id, "version": table.version + 1, "action_id": action_id,
-                "seat": seat, "action": action, "events": events, "created_at": utcnow()})
-            bump = {"room_id": table.room_id, "old_version": table.version,
-                    "new_version": table.version + 1,
-                    "new_status": "over" if new_state.phase == "over" else "playing",
-                    **store.snapshot_values(new_state)}
-            if not await self.fanout.bump_version(session, table.code, bump):
-                raise IntegrityError("version moved", None, Exception("lost race"))
-            await session.commit()
-            return True
-        except IntegrityError:
-            await session.rollback()
-            return False
+        """Store the action with its events, move the room's version and store the new state's
+        snapshot with it (store.py), through the group commit (commits.py; the fan-out tells the
+        other processes on commit). False, nothing stored, when another process committed this
+        version or this (seat, id) first."""
+        table = held.table
+        await held.end_transaction()  # hold no connection while the writer needs one (SQLite has one)
+        row = {"room_id": table.room_id, "version": table.version + 1, "action_id": action_id,
+               "seat": seat, "action": action, "events": events, "created_at": utcnow()}
+        bump = {"room_id": table.room_id, "old_version": table.version,
+                "new_version": table.version + 1,
+                "new_status": "over" if new_state.phase == "over" else "playing",
+                **store.snapshot_values(new_state)}
+        return await self.committer.commit(Pending(table.code, row, bump))
 
     async def _lost_race(self, held: Held, attempt: _Attempt) -> bool:
         """Another process committed first: catch up and answer like a late client."""
-        await held.read_room()
+        if await held.read_room() is None:
+            return attempt.refuse("room_not_found", "The room is gone.")
         table = held.table
         dup = await held.session.scalar(select(ActionRow.id).where(
             ActionRow.room_id == table.room_id, ActionRow.seat == attempt.seat,

@@ -27,7 +27,7 @@ import engine
 
 from ..config import Settings
 from ..logs import action_kind
-from ..models import Room, Seat
+from ..models import Room
 from .actions import Actions
 from .events import ActionApplied, PresenceChanged, RoomChanged
 from .messages import bot_action_id
@@ -202,18 +202,19 @@ class BotDriver:
 
     async def _whose_turn(self, code: str):
         """Under the room lock, with the table caught up: (table, seat, bot level, version) when
-        a computer player must decide in room `code`, else None."""
+        a computer player must decide in room `code`, else None. One process: the table knows
+        (every change goes through its lock), nothing is read; several: the room is read."""
         try:
             async with self.tables.hold(code) as held:
-                room = await held.read_room()
                 table = held.table
-                if room is None or room.status != "playing" or table.state is None:
+                if self.actions.fanout.shared or table.state is None or table.bot_levels is None:
+                    room = await held.read_room()   # notes the seats' computer players
+                    if room is None or room.status != "playing":
+                        return None
+                if table.state is None or table.state.phase == "over" or table.state.to_act is None:
                     return None
                 seat = table.state.to_act
-                if seat is None:
-                    return None
-                level = await held.session.scalar(select(Seat.bot_level).where(
-                    Seat.room_id == room.id, Seat.seat == seat))
+                level = (table.bot_levels or {}).get(seat)
                 return None if level is None else (table, seat, level, table.version)
         except RoomGone:
             return None

@@ -35,6 +35,9 @@ RemoteChange = Callable[[str, set[str]], Awaitable[None]]
 class Fanout(ABC):
     """What this process tells the other processes, and what it heard from them."""
 
+    #: Other processes may change the rooms too (then only the database knows a room's seats).
+    shared = False
+
     async def start(self, listen_timeout_s: float = 5.0) -> None:
         """Begin hearing the others (lifespan start); waits up to `listen_timeout_s`."""
 
@@ -46,6 +49,12 @@ class Fanout(ABC):
         """Inside an action's transaction: move room `params["room_id"]` from `old_version` to
         `new_version` (and `new_status`). False when another process got there first. The
         others hear of the action only if, and when, the transaction commits."""
+
+    async def bump_versions(self, conn, bumps: list[tuple[str, dict]]) -> bool | None:
+        """Several rooms' `bump_version` (code, params) in one statement, if this fan-out and
+        the driver can tell that every one of them moved: True all did, False some did not (the
+        caller rolls back), None not supported here (the caller does them one by one)."""
+        return None
 
     async def notify(self, kind: str, code: str, seats: set[int] | frozenset[int] | None = None) -> None:
         """Tell the others, after a commit: `kind` "r" (room changed) or "p" (presence: `seats`
@@ -66,4 +75,9 @@ class LocalFanout(Fanout):
 
     async def bump_version(self, session: AsyncSession, code: str, params: dict) -> bool:
         return (await session.execute(BUMP_VERSION, params)).rowcount == 1
+
+    async def bump_versions(self, conn, bumps: list[tuple[str, dict]]) -> bool | None:
+        if not conn.dialect.supports_sane_multi_rowcount:
+            return None
+        return (await conn.execute(BUMP_VERSION, [params for _, params in bumps])).rowcount == len(bumps)
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from typing import Any, Callable
 
+import orjson
 from starlette.websockets import WebSocket
 
 log = logging.getLogger("osaka.hub")
@@ -19,8 +19,10 @@ CLOSE_TIMEOUT_S = 5.0
 
 
 def dumps(msg: dict[str, Any]) -> str:
-    """Serialize one outgoing message (compact JSON text)."""
-    return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
+    """Serialize one outgoing message (compact JSON text, UTF-8, integer keys as strings: the
+    same text as `json.dumps(msg, separators=(",", ":"), ensure_ascii=False)`, ~5x faster;
+    https://github.com/ijl/orjson)."""
+    return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 class Connection:

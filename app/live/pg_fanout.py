@@ -56,6 +56,8 @@ class PgFanout(Fanout):
     """LISTEN/NOTIFY for one process: `bump_version` / `notify` to send, `run` to listen,
     `process` to catch up with what was heard (`on_remote`)."""
 
+    shared = True
+
     def __init__(self, database_url: str, sessions: async_sessionmaker[AsyncSession],
                  on_remote: RemoteChange, watched: Callable[[], set[str]], presence_ttl_s: float):
         self.sessions = sessions

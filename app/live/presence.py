@@ -52,6 +52,7 @@ class Presence:
         async with self.tables.hold(table) as held:
             if took_back:  # the player takes the seat back from the computer
                 await held.session.execute(update(Seat).where(Seat.id == seat.id).values(bot_level=None))
+                table.forget_seats()
                 await held.session.commit()
             was_busy = bool(self.hub.of(code))
             self.idle_since.pop(code, None)

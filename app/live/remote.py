@@ -23,6 +23,9 @@ class RemoteChanges:
         here (the summary first when the room or presence changed, the game started or ended)."""
         if "r" in kinds or "p" in kinds:  # the lobby lists rooms with people present
             self.lobby.mark_dirty()
+        table = self.tables.get(code)
+        if table is not None and kinds & {"r", "p"}:
+            table.forget_seats()  # a seat may have gone to or come back from a computer player
         if not self.hub.of(code):
             return  # nobody watches it here: the table catches up on its next use
         try:

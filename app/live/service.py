@@ -5,7 +5,8 @@ Who does what (each a small module; docs/architecture.md follows one action thro
 - `Hub` (hub.py): the connections of this process; `Connection` queues frames per socket.
 - `Tables` (tables.py): the tables (table.py) and `hold`/`change`, the only way into a room's lock.
 - `Broadcaster` (broadcast.py): room summaries and game frames, through the player view.
-- `Actions` (actions.py): the action path, frame → commit → fan-out.
+- `Actions` (actions.py): the action path, frame → commit → fan-out; `Committer` (commits.py):
+  the group commit of the actions of many rooms.
 - `RoomSockets` (sockets.py), `Presence` (presence.py), `LobbyFeed` (lobby.py).
 - `Fanout` (fanout.py; pg_fanout.py): telling and hearing other processes.
 - `BotDriver` (bots.py), `Cleanup` (cleanup.py), `RemoteChanges` (remote.py).
@@ -28,6 +29,7 @@ from .actions import Actions
 from .bots import BotDriver
 from .broadcast import Broadcaster
 from .cleanup import Cleanup
+from .commits import Committer
 from .events import ActionApplied, Events, PresenceChanged, RoomChanged
 from .fanout import Fanout, LocalFanout
 from .hub import Hub
@@ -56,7 +58,8 @@ class Live:
         self.tables = Tables(sessions, self.broadcaster, self.events)
         self.lobby = LobbyFeed(settings, sessions, self.hub, lambda: present_people(
             set(self.hub.rooms) | self.fanout.remote_codes(), self.broadcaster.connected_seats))
-        self.actions = Actions(settings, self.tables, self.broadcaster, self.fanout, self.events)
+        self.committer = Committer(sessions.kw["bind"], self.fanout)
+        self.actions = Actions(settings, self.tables, self.broadcaster, self.fanout, self.events, self.committer)
         self.presence = Presence(self.hub, self.tables, self.broadcaster, self.lobby, self.events)
         self.sockets = RoomSockets(settings, sessions, self.hub, self.tables, self.presence, self.actions)
         self.bots = BotDriver(settings, sessions, self.tables, self.actions)
@@ -108,6 +111,7 @@ class Live:
                 await self.presence.store_idle(session)
                 await session.commit()
         self.bots.shutdown()
+        await self.committer.close()
         for conn in [c for conns in self.hub.rooms.values() for c in conns] + list(self.hub.lobby):
             conn.drop(1001, "server shutting down")
 

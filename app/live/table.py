@@ -39,6 +39,18 @@ class Table:
         # (seat, id) of the actions applied: the exactly-once check is per seat.
         self.action_ids: set[tuple[int, str]] = set()
         self.seed: int | None = None
+        # seat → level of the computer players, as last read with the room's seats under the
+        # lock (`note_seats`); None = not known here (the action path then reads the room).
+        self.bot_levels: dict[int, str] | None = None
+
+    def note_seats(self, room: Any) -> None:
+        """Remember which seats are computer players' from `room` read with its seats (under
+        the room's lock); `forget_seats` when they may have changed without such a read."""
+        self.bot_levels = {s.seat: s.bot_level for s in room.seats if s.bot_level is not None}
+
+    def forget_seats(self) -> None:
+        """The seats may have changed (elsewhere): the next action reads them again."""
+        self.bot_levels = None
 
     async def sync(self, session: AsyncSession, room: Room) -> list[tuple[int, list[dict]]]:
         """Catch up with the database: load the stored snapshot when the game moved on.

@@ -43,11 +43,11 @@ class RoomGone(ApiError):
 
 
 class Held:
-    """One room under its lock: `session` (opened after the lock was taken), `table`, and
-    `room` once `read_room` has read it."""
+    """One room under its lock: `session` (opened after the lock was taken, on first use: the
+    action path often needs none), `table`, and `room` once `read_room` has read it."""
 
-    def __init__(self, tables: Tables, session: AsyncSession, table: Table):
-        self.session = session
+    def __init__(self, tables: Tables, table: Table):
+        self._session: AsyncSession | None = None
         self.table = table
         self.room: Room | None = None
         self.started = False        # the last catch-up found the game just started
@@ -55,12 +55,27 @@ class Held:
         self._tables = tables
         self._changed = False
 
+    @property
+    def session(self) -> AsyncSession:
+        """The session of the work under the lock (created on first use)."""
+        if self._session is None:
+            self._session = self._tables.sessions()
+        return self._session
+
+    async def end_transaction(self) -> None:
+        """Commit what the session did so far and give its connection back (before waiting for
+        the group commit, which needs one: SQLite has a single connection, app/db.py)."""
+        if self._session is not None and self._session.in_transaction():
+            await self._session.commit()
+
     async def read_room(self, *, catch_up: bool = True) -> Room | None:
         """The room with its seats as committed now (None if deleted); unless `catch_up` is
         False, the table is caught up with it (`catch_up`)."""
         self.room = await self.session.scalar(
             select(Room).where(Room.id == self.table.room_id).options(selectinload(Room.seats))
             .execution_options(populate_existing=True))
+        if self.room is not None:
+            self.table.note_seats(self.room)
         if self.room is not None and catch_up:
             await self.catch_up(self.room)
         return self.room
@@ -142,15 +157,19 @@ class Tables:
         try:
             async with table.lock:
                 self._holders[task] = code
+                held = Held(self, table)
                 try:
-                    async with self.sessions() as session:
-                        held = Held(self, session, table)
-                        yield held
-                        await session.commit()
-                        if held._changed:
-                            event = await self._announce(held)
+                    yield held
+                    if held._session is not None:
+                        await held._session.commit()
+                    if held._changed:
+                        event = await self._announce(held)
                 finally:
-                    del self._holders[task]
+                    try:
+                        if held._session is not None:
+                            await held._session.close()
+                    finally:
+                        del self._holders[task]
         finally:
             self._users[code] -= 1
             if not self._users[code]:
@@ -166,6 +185,7 @@ class Tables:
             .execution_options(populate_existing=True))
         if room is None:
             return None
+        held.table.note_seats(room)
         self.broadcaster.send_room(room)
         await held.catch_up(room)
         return RoomChanged(room.code, room.status, room.public, started=held.started)
