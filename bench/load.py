@@ -347,14 +347,15 @@ def pid_listening_on(url: str) -> int | None:
 
 def window_profiler(args, pid: int | None, rooms: int) -> subprocess.Popen | None:
     """`--profile-window PREFIX`: `py-spy record --pid` on the server for the measured window only
-    (raw collapsed stacks to PREFIX.<rooms>.txt; no setup, no start-up in the samples)."""
+    (raw collapsed stacks to PREFIX.<rooms>.txt; no setup, no start-up and no goodbyes in the samples: it
+    stops 2 s before the window ends)."""
     if not getattr(args, "profile_window", None) or not pid:
         return None
     spy = shutil.which("py-spy", path=str(Path(sys.executable).parent)) or shutil.which("py-spy")
     if spy is None:
         raise RuntimeError("--profile-window needs py-spy (pip install py-spy)")
     out = f"{args.profile_window}.{rooms}.txt"
-    return subprocess.Popen([spy, "record", "--pid", str(pid), "--duration", str(max(1, int(args.duration))),
+    return subprocess.Popen([spy, "record", "--pid", str(pid), "--duration", str(max(1, int(args.duration) - 2)),
                              "--rate", "200", "--gil", "--format", "raw", "-o", out],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
