@@ -60,6 +60,7 @@ class Presence:
             if now is None:  # deleted meanwhile (an idle waiting room)
                 return False
             await held.catch_up(now)
+            await held.know_seats()  # the action path then needs no read (actions.py)
             seat_arrived = conn.seat is not None and conn.seat not in self.hub.connected_seats(code)
             self.hub.add(conn)
             if seat_arrived or took_back:

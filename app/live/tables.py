@@ -19,16 +19,21 @@ import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import selectinload
 
 from ..errors import ApiError
-from ..models import Room
+from ..models import Room, Seat
 from ..security import normalize_code
 from .broadcast import Broadcaster
 from .events import Events, RoomChanged
 from .table import Table
+
+
+# The seats' computer players of a room (Held.know_seats).
+_SEAT_LEVELS = select(Seat.__table__.c.seat, Seat.__table__.c.bot_level).where(
+    Seat.__table__.c.room_id == bindparam("room_id"))
 
 
 class RoomLockMisuse(RuntimeError):
@@ -67,6 +72,13 @@ class Held:
         the group commit, which needs one: SQLite has a single connection, app/db.py)."""
         if self._session is not None and self._session.in_transaction():
             await self._session.commit()
+
+    async def know_seats(self) -> None:
+        """Make sure the table knows its computer players (`Table.bot_levels`): read the seats
+        now, under the lock, if it does not."""
+        if self.table.bot_levels is None:
+            rows = (await self.session.execute(_SEAT_LEVELS, {"room_id": self.table.room_id})).all()
+            self.table.bot_levels = {r.seat: r.bot_level for r in rows if r.bot_level is not None}
 
     async def read_room(self, *, catch_up: bool = True) -> Room | None:
         """The room with its seats as committed now (None if deleted); unless `catch_up` is
