@@ -27,7 +27,7 @@ import engine
 
 from ..config import Settings
 from ..logs import action_kind
-from ..models import Room
+from ..models import Room, Seat
 from .actions import Actions
 from .events import ActionApplied, PresenceChanged, RoomChanged
 from .messages import bot_action_id
