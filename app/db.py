@@ -5,6 +5,7 @@ SQLite (aiosqlite) runs in WAL mode with a busy timeout and foreign keys on; Pos
 """
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import orjson
@@ -15,7 +16,10 @@ SQLITE_BUSY_TIMEOUT_MS = 30_000
 
 
 def _json_text(value: Any) -> str:
-    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    try:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:  # orjson.JSONEncodeError: what orjson refuses, json.dumps as SQLAlchemy would
+        return json.dumps(value)
 
 
 def make_engine(url: str) -> AsyncEngine:

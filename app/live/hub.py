@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import time
 from typing import Any, Callable
@@ -22,7 +23,10 @@ def dumps(msg: dict[str, Any]) -> str:
     """Serialize one outgoing message (compact JSON text, UTF-8, integer keys as strings: the
     same text as `json.dumps(msg, separators=(",", ":"), ensure_ascii=False)`, ~5x faster;
     https://github.com/ijl/orjson)."""
-    return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
+    try:
+        return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:  # orjson.JSONEncodeError (e.g. a lone surrogate): exactly as before
+        return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
 
 
 class Connection:
