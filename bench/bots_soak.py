@@ -32,7 +32,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from app.testing.launcher import ServerProcess  # noqa: E402 - after the path
+from app.testing.launcher import NO_ADDRESS_LIMITS, ServerProcess  # noqa: E402 - after the path
 
 PG_DB = "osaka_bench"
 GAME_TIMEOUT_S = 600.0
@@ -131,7 +131,8 @@ def main(argv: list[str] | None = None) -> int:
                         f'CREATE DATABASE "{PG_DB}"'))
         pg_url = args.pg_admin_url.rsplit("/", 1)[0] + f"/{PG_DB}"
         db_url = pg_url.replace("postgresql://", "postgresql+asyncpg://", 1)
-    env = {"BOT_DELAY_S": "0", "LOG_LEVEL": "info", **dict(kv.split("=", 1) for kv in args.env)}
+    env = {"BOT_DELAY_S": "0", "LOG_LEVEL": "info", **NO_ADDRESS_LIMITS,  # every room comes from 127.0.0.1
+           **dict(kv.split("=", 1) for kv in args.env)}
     print(f"bots soak: {args.db}, {args.games} games of 4 {args.level} computer players, {args.rooms} at once; "
           f"{platform.node()} {os.cpu_count()} cores, Python {platform.python_version()}, "
           f"load {os.getloadavg()[0]:.2f}", flush=True)
