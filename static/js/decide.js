@@ -98,6 +98,13 @@ export function syncDialog(ctx, dlg) {
 /** Wire the dialog once: Escape puts the decision aside; closing returns the focus. */
 export function wireDialog(ctx, dlg) {
   dlg.addEventListener("cancel", () => { ctx.dismissed = dialogKey(ctx); });
+  // Tab and Shift+Tab wrap around inside the dialog (not out to the browser's address bar).
+  dlg.addEventListener("keydown", (ev) => {
+    if (ev.key !== "Tab") return;
+    const all = [...dlg.querySelectorAll("button, [href], select, input, [tabindex]:not([tabindex='-1'])")].filter((e) => e.getClientRects().length);
+    const edge = ev.shiftKey ? all[0] : all[all.length - 1];
+    if (all.length && document.activeElement === edge) { ev.preventDefault(); (ev.shiftKey ? all[all.length - 1] : all[0]).focus(); }
+  });
   dlg.addEventListener("close", () => {
     // (The browser has already put the focus back where it was before showModal().) After
     // Escape: on "Decide…"; when that element is gone: the action bar.

@@ -43,6 +43,7 @@ export function buildTable(root, ctx) {
   // log always in view with its own scroll), one column on a phone in the same order.
   root.textContent = "";
   root.append(h("div", { class: "table" },
+    parts.title = h("h1", { class: "sr", id: "table-h" }),
     parts.result,
     h("div", { class: "table-main" },
       h("section", { class: "board panel", "aria-labelledby": "market-h" },
@@ -234,6 +235,7 @@ export function renderTable(ctx, parts) {
   const over = w.phase === "over";
   ctx.dialogKey = () => dialogKey(ctx);
   updateRoute(parts.route, w.ships);
+  parts.title.textContent = t("table.title");
   parts.marketTitle.textContent = t("table.market");
   parts.farmTitle.textContent = t("table.farm");
   parts.logTitle.textContent = t("table.log");

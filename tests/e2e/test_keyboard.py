@@ -11,7 +11,8 @@ import time
 from playwright.sync_api import expect
 
 from .conftest import PHONE
-from .helpers import FOCUS_WATCH, audit, focus_on_body, goto, market, farm
+from .helpers import (FOCUS_WATCH, audit, choose_token, create_room, do_buy_suggest, do_take, farm,
+                      focus_on_body, goto, log_count, market, wait_acting, wait_log_grows)
 
 
 class Keys:
@@ -97,12 +98,21 @@ def _turn(keys, page) -> str:
     return "reserve"
 
 
+def _stays_in(keys, page) -> None:
+    """Tab and Shift+Tab keep the focus inside the open dialog (they wrap around). A probe,
+    not play: these presses are not counted."""
+    for key in ["Tab"] * 7 + ["Shift+Tab"] * 7:
+        page.keyboard.press(key)
+        assert page.evaluate("document.getElementById('decision').contains(document.activeElement)"), _focused(page)
+
+
 def _dialog_by_keyboard(keys, page, kind: str, first: bool, shots) -> None:
     """Answer a decision dialog: focus is inside it; the first time, Escape puts it aside
     (focus on "Decide…") and D brings it back."""
     dlg = page.locator("dialog#decision[open]")
     expect(dlg).to_have_count(1)
     assert page.evaluate("document.getElementById('decision').contains(document.activeElement)"), _focused(page)
+    _stays_in(keys, page)
     if first:
         shots(f"kbd-{kind}-dialog")
         audit(page, f"{kind} dialog")
@@ -219,3 +229,59 @@ def test_screen_reader_names_of_cards_tokens_and_the_log(e2e_server, new_page):
     page.click("#btn-reserve")
     card = page.locator(f'.card[data-card="{cid}"]').first
     expect(card).to_have_attribute("aria-label", re.compile(r", reserved by Sam$"))
+
+
+def test_the_insurance_dialog_by_keyboard_and_its_audit(e2e_server, new_page, shots):
+    """Games against a computer player (buying whenever possible, which sends ships onto the
+    wave spaces) until this player must decide on insurance; the dialog takes the focus,
+    keeps it, passes the audit, Escape puts it aside and D brings it back."""
+    base = e2e_server.base_url
+    page = new_page()
+    keys = Keys(page)
+    for game in range(6):
+        create_room(page, base, "Ines", public=False)
+        page.click("#add-bot")
+        page.wait_for_function("document.querySelectorAll('.seat:not(.empty)').length === 2")
+        page.click("#start-btn")
+        page.wait_for_selector("#players .player")
+        for step in range(300):
+            acting = wait_acting([page], timeout_s=30)
+            if acting is None or acting[1] == "insurance":
+                break
+            if acting[1] == "draft":
+                choose_token(page, step)
+            elif page.locator("#btn-pass").count():
+                before = log_count(page)
+                page.click("#btn-pass")
+                wait_log_grows(page, before)
+            elif page.get_attribute("#btn-suggest", "aria-disabled") is None and any(not m["other"] for m in market(page)):
+                do_buy_suggest(page)
+            else:
+                do_take(page)
+        if acting is not None:
+            break
+    else:
+        raise AssertionError("no insurance decision in 6 games")
+    print(f"insurance dialog in game {game + 1}")
+    assert page.evaluate("document.getElementById('decision').contains(document.activeElement)"), _focused(page)
+    _stays_in(keys, page)
+    page.screenshot(path=str(shots / "kbd-insurance-dialog.png"))
+    audit(page, "insurance dialog")
+    keys.press("Escape")
+    expect(page.locator("dialog[open]")).to_have_count(0)
+    assert _focused(page) == "button#btn-decide"
+    keys.press("d")
+    expect(page.locator("dialog[open]")).to_have_count(1)
+    # Choose a good at risk by keyboard: it stays selected and focused after the redraw.
+    keys.tab_to("#insure-goods .card")
+    first = page.evaluate("+document.activeElement.dataset.card")
+    keys.press("Space")
+    expect(page.locator(f'#insure-goods .card[data-card="{first}"]')).to_have_attribute("aria-pressed", "true")
+    assert page.evaluate("+document.activeElement.dataset.card") == first
+    audit(page, "insurance dialog, a good chosen")
+    keys.tab_to("#insure-none")
+    before = int(page.evaluate("+document.body.dataset.version"))
+    keys.press("Enter")
+    _wait_answer(page, before)
+    expect(page.locator("dialog[open]")).to_have_count(0)
+    assert not focus_on_body(page)

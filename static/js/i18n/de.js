@@ -83,6 +83,7 @@ export default {
   "card.label_zero": "{color} {value}, keine Versicherungssymbole",
   "card.insured": "versichert",
 
+  "table.title": "Der Spieltisch",
   "table.market": "Markt",
   "table.farm": "Bauernhof",
   "table.draw_pile": "Nachziehstapel",

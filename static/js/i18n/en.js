@@ -83,6 +83,7 @@ export default {
   "card.label_zero": "{color} {value}, no insurance icons",
   "card.insured": "insured",
 
+  "table.title": "The game table",
   "table.market": "Market",
   "table.farm": "Farm",
   "table.draw_pile": "Draw pile",
