@@ -152,6 +152,13 @@ def test_lobby_list_updates_live(e2e_server, new_page):
     item = watcher.locator(".room-item", has_text=code)
     expect(item).to_contain_text("Pia")
     expect(item).to_contain_text("3 seats free")
+    # A computer player is named in the lobby as in the room, in the page's language.
+    other.select_option("#bot-level", "easy")
+    other.click("#add-bot")
+    expect(item).to_contain_text("Players: Pia and Computer (easy)")
+    watcher.click(".lang-btn[data-lang=de]")
+    expect(item).to_contain_text("Spieler: Pia und Computer (leicht)")
+    watcher.click(".lang-btn[data-lang=en]")
     assert watcher.locator(".room-item", has_text=hidden).count() == 0
     item.get_by_role("link").click()
     watcher.wait_for_url(f"**/r/{code}")
