@@ -74,6 +74,7 @@ def test_how_to_play_links_every_section_to_rule_ids_that_exist(e2e_server, new_
     # What a new player asked for is there (English page).
     page = new_page(locale="en-US")
     goto(page, base + "/how-to-play")
+    page.wait_for_selector("#howto-body section")
     text = page.inner_text("#howto-body")
     for fact in ("back to Anori", "back to Osaka", "8 or more Achievement tokens", "share the win",
                  "Farm", "smallest starting hand begins", "score nothing", "stays insured",
