@@ -48,9 +48,11 @@ def e2e_server_quick_handover(tmp_path_factory) -> E2EServer:
     srv.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser():
-    """Headless Debian Chromium (never a downloaded browser build)."""
+    """Headless Debian Chromium (never a downloaded browser build). Package scope: Playwright's
+    sync API runs an event loop while it is open, so it is closed after the browser tests,
+    before the asyncio tests that come later in a whole-suite run (tests/unit)."""
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium")
     from playwright.sync_api import sync_playwright
