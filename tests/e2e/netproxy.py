@@ -21,7 +21,8 @@ class DeadLinkProxy:
         self._server = socket.create_server(("127.0.0.1", 0))
         self.port = self._server.getsockname()[1]
         self._stop = False
-        threading.Thread(target=self._accept, daemon=True).start()
+        self._threads = [threading.Thread(target=self._accept, daemon=True)]
+        self._threads[0].start()
 
     def _accept(self) -> None:
         while not self._stop:
@@ -32,8 +33,9 @@ class DeadLinkProxy:
             upstream = socket.create_connection(("127.0.0.1", self.target))
             with self._lock:
                 self._conns += [client, upstream]
-            threading.Thread(target=self._pump, args=(client, upstream, "up"), daemon=True).start()
-            threading.Thread(target=self._pump, args=(upstream, client, "down"), daemon=True).start()
+            for args in ((client, upstream, "up"), (upstream, client, "down")):
+                self._threads.append(threading.Thread(target=self._pump, args=args, daemon=True))
+                self._threads[-1].start()
 
     def _pump(self, src: socket.socket, dst: socket.socket, way: str) -> None:
         try:
@@ -68,6 +70,15 @@ class DeadLinkProxy:
         self.up = self.down = True
 
     def close(self) -> None:
+        """Stop: wake the accepting thread (shutdown of the listening socket), close every
+        connection and wait for the threads, so none is left when later tests fork."""
         self._stop = True
+        try:
+            self._server.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
         self._server.close()
         self.restore()
+        for t in self._threads:
+            t.join(5)
+        assert not any(t.is_alive() for t in self._threads), "proxy threads left running"
