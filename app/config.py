@@ -38,6 +38,13 @@ class Settings(BaseSettings):
     flood_rate: float = Field(20, gt=0)           # client messages per second allowed on average
     flood_burst: int = Field(60, ge=1)            # ... and in one burst
     max_bad_messages: int = Field(50, ge=1)       # bad or flooding messages before the socket is closed (1008)
+    # room WebSockets opened (app/live/admission.py): per seat and per client address, on
+    # average per second and in one burst; new connections of one room waiting for it at once
+    connect_seat_rate: float = Field(0.5, gt=0)
+    connect_seat_burst: int = Field(10, ge=1)
+    connect_address_rate: float = Field(10, gt=0)
+    connect_address_burst: int = Field(60, ge=1)
+    max_arrivals_waiting: int = Field(16, ge=1)
     cookie_secure: bool = False                   # Secure seat cookies always (else only on https requests)
     # reverse proxy: comma-separated addresses (or "*") whose X-Forwarded-For/-Proto are trusted
     forwarded_allow_ips: str = "127.0.0.1,::1"

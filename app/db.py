@@ -6,13 +6,15 @@ SQLite (aiosqlite) runs in WAL mode with a busy timeout and foreign keys on; Pos
 from __future__ import annotations
 
 import json
+import socket
 from typing import Any
 
 import orjson
-from sqlalchemy import event, make_url
+from sqlalchemy import event, exc, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
+RETRY_AFTER_S = 5  # `Retry-After` of a 503 `unavailable` (the database cannot be reached)
 
 
 def _json_text(value: Any) -> str:
@@ -63,3 +65,35 @@ def make_engine(url: str) -> AsyncEngine:
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
     """Session factory; sessions do not expire objects on commit."""
     return async_sessionmaker(engine, expire_on_commit=False)
+
+
+def _asyncpg_unavailable() -> tuple[type, ...]:
+    try:
+        import asyncpg  # noqa: PLC0415 - only there with PostgreSQL
+    except ImportError:  # pragma: no cover - asyncpg is a dependency
+        return ()
+    return (asyncpg.PostgresConnectionError, asyncpg.exceptions.OperatorInterventionError,
+            asyncpg.ConnectionDoesNotExistError)
+
+
+_UNREACHABLE = (ConnectionError, TimeoutError, socket.gaierror, exc.TimeoutError, *_asyncpg_unavailable())
+#: The exception classes for which `database_unavailable` may be True.
+UNAVAILABLE_ERRORS = (*_UNREACHABLE, exc.DBAPIError)
+
+
+def database_unavailable(error: BaseException) -> bool:
+    """True when `error` means the database cannot be used right now (stopped, restarting, the
+    connection cut, no connection free in time) rather than a bug: the caller answers
+    `unavailable` (HTTP 503) and changes nothing; a later try may succeed by itself (new
+    connections are made as needed; `pool_pre_ping` drops dead ones).
+
+    Connecting raises the driver's own errors (`ConnectionRefusedError`, asyncpg's
+    `CannotConnectNowError` while PostgreSQL starts); a connection lost mid-query raises
+    SQLAlchemy's `OperationalError`/`InterfaceError` or an invalidated `DBAPIError`
+    (https://docs.sqlalchemy.org/en/20/core/pooling.html#dealing-with-disconnects).
+    SQLite's "database is locked" after the busy timeout is an `OperationalError` too."""
+    if isinstance(error, _UNREACHABLE):
+        return True
+    if isinstance(error, exc.DBAPIError):
+        return error.connection_invalidated or isinstance(error, (exc.OperationalError, exc.InterfaceError))
+    return False

@@ -1,4 +1,5 @@
-"""The error shape of the HTTP API: ``{"error": {"code", "message"}}`` with a 4xx status."""
+"""The error shape of the HTTP API: ``{"error": {"code", "message"}}`` with a 4xx status (503
+`unavailable` while the database cannot be reached)."""
 from __future__ import annotations
 
 import re
@@ -7,6 +8,11 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from .db import RETRY_AFTER_S, UNAVAILABLE_ERRORS, database_unavailable
+
+#: The refusal when the database cannot be reached (HTTP 503, WebSocket `error`).
+UNAVAILABLE = ("unavailable", "The game's database cannot be reached right now; try again shortly.")
 
 
 class ApiError(Exception):
@@ -35,7 +41,18 @@ _CODE_RE = re.compile(r"[a-z][a-z0-9]*(_[a-z0-9]+)+")  # snake_case with at leas
 
 
 def install_error_handlers(app: FastAPI) -> None:
-    """Make ApiError, validation errors and Starlette HTTP errors answer in the error shape."""
+    """Make ApiError, validation errors and Starlette HTTP errors answer in the error shape;
+    a database that cannot be reached answers 503 `unavailable` with `Retry-After`
+    (app/db.py `database_unavailable`; any other error stays a 500)."""
+
+    async def _unavailable(_req: Request, exc: Exception) -> JSONResponse:
+        if not database_unavailable(exc):
+            raise exc
+        return JSONResponse(error_body(*UNAVAILABLE), status_code=503,
+                            headers={"Retry-After": str(RETRY_AFTER_S)})
+
+    for kind in UNAVAILABLE_ERRORS:
+        app.add_exception_handler(kind, _unavailable)
 
     @app.exception_handler(ApiError)
     async def _api_error(_req: Request, exc: ApiError) -> JSONResponse:

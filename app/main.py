@@ -13,6 +13,7 @@ from fastapi.staticfiles import StaticFiles
 from .config import Settings
 from .db import make_engine, make_sessionmaker
 from .errors import error_body, install_error_handlers
+from .live.admission import AdmissionGate
 from .live.hub import dumps
 from .live.service import Live
 from .logs import AccessLog
@@ -103,7 +104,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.migration_heads = head_revisions(settings.database_url)
     install_error_handlers(app)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
-    app.add_middleware(AccessLog)  # outermost: also logs the 413s of BodyLimit
+    app.add_middleware(AccessLog)  # also logs the 413s of BodyLimit
+    # Outermost: room sockets over the connection limits cost nothing further (admission.py).
+    app.add_middleware(AdmissionGate, admission=live.sockets.admission)
     app.include_router(health.router)
     app.include_router(rooms.router)
     app.include_router(ws.router)

@@ -119,26 +119,42 @@ async def join_room(session: AsyncSession, room: Room, name: str) -> tuple[Seat,
 
     409 `game_started` after the start, 409 `room_full` with 4 seats taken, 409 `name_taken`
     / 422 `name_reserved` for a name like another seat's or a computer player's (app/names.py)."""
-    _require_waiting(room)
-    number = _next_seat(room)
-    check_name(name, [s.name for s in room.seats])
     token = new_token()
-    seat = Seat(room_id=room.id, seat=number, name=name, token_hash=hash_token(token), created_at=utcnow())
-    room.seats.append(seat)  # in the session by cascade; the room in memory stays current
+    seat = await _take_next_seat(session, room, lambda n: Seat(
+        room_id=room.id, seat=n, name=name, token_hash=hash_token(token), created_at=utcnow()),
+        check=lambda: check_name(name, [s.name for s in room.seats]))
     room.active_at = utcnow()
-    await _flush_seat(session)
     return seat, token
 
 
 async def add_bot(session: AsyncSession, room: Room, level: str) -> Seat:
     """A computer player of `level` takes the next free seat (before the start)."""
-    _require_waiting(room)
-    number = _next_seat(room)
-    seat = Seat(room_id=room.id, seat=number, name=BOT_NAMES[level], token_hash=None,
-                bot_level=level, created_at=utcnow())
-    room.seats.append(seat)  # in the session by cascade; the room in memory stays current
-    await _flush_seat(session)
-    return seat
+    return await _take_next_seat(session, room, lambda n: Seat(
+        room_id=room.id, seat=n, name=BOT_NAMES[level], token_hash=None, bot_level=level,
+        created_at=utcnow()))
+
+
+async def _take_next_seat(session: AsyncSession, room: Room, make: Callable[[int], Seat],
+                          check: Callable[[], None] = lambda: None) -> Seat:
+    """Write `make(number)` in the lowest free seat number now, each try in a SAVEPOINT
+    (`check()` first: it may refuse, e.g. a name already taken).
+
+    Another server process (PostgreSQL) may take that number at the same moment: the unique
+    (room, seat) constraint refuses the second, the room's seats and status are read again and
+    the next free number is tried, so the caller learns the true outcome (seated, `room_full`,
+    `game_started`, `name_taken`) rather than a race. 409 `conflict` only if that keeps failing."""
+    for _ in range(MAX_SEATS + 1):
+        _require_waiting(room)
+        number = _next_seat(room)
+        check()
+        seat = make(number)
+        try:
+            async with session.begin_nested():
+                room.seats.append(seat)  # in the session by cascade; the room in memory stays current
+            return seat
+        except IntegrityError:  # someone else took that seat number at the same moment
+            await session.refresh(room, ["seats", "status"])
+    raise ApiError(409, "conflict", "Someone else took that seat at the same moment; try again.")
 
 
 async def remove_bot(session: AsyncSession, room: Room, number: int) -> None:
@@ -152,14 +168,6 @@ async def remove_bot(session: AsyncSession, room: Room, number: int) -> None:
     if seat.bot_level is None or seat.token_hash is not None:
         raise ApiError(409, "not_a_bot", "Only a computer player can be removed.")
     room.seats.remove(seat)  # delete-orphan: the row goes with it
-
-
-async def _flush_seat(session: AsyncSession) -> None:
-    """Write the new seat now, so that a seat number taken meanwhile is a 409 here."""
-    try:
-        await session.flush()
-    except IntegrityError:  # someone else took that seat number at the same moment
-        raise ApiError(409, "conflict", "Someone else took that seat at the same moment; try again.") from None
 
 
 async def start_game(session: AsyncSession, room: Room) -> None:

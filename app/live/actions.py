@@ -16,13 +16,16 @@ An action is committed before anyone hears of it.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 
 from sqlalchemy import select
 
 import engine
 
 from ..config import Settings
+from ..db import database_unavailable
+from ..errors import UNAVAILABLE
 from ..logs import action_kind, log_event
 from ..models import ActionRow, Seat, utcnow
 from . import store
@@ -32,11 +35,15 @@ from .events import ActionApplied, Events
 from .fanout import Fanout
 from .frames import refuse
 from .hub import Connection
-from .messages import BadMessage, error_msg, parse_client_message
+from .messages import BadMessage, error_msg, message_id, parse_client_message
 from .table import Table
 from .tables import Held, Tables
 
 log = logging.getLogger("osaka.live")
+
+
+class NotABotSeat(Exception):
+    """A computer player's action for a seat its player has taken back (`Actions.act`)."""
 
 
 class Actions:
@@ -58,7 +65,8 @@ class Actions:
         if text is None:
             return refuse(conn, "bad_message", "Messages are JSON text frames.", max_bad=max_bad)
         if len(text) > limit or len(text.encode("utf-8", "surrogatepass")) > limit:
-            return refuse(conn, "bad_message", f"A message is at most {limit} bytes.", max_bad=max_bad)
+            return refuse(conn, "bad_message", f"A message is at most {limit} bytes.", message_id(text),
+                          max_bad=max_bad)
         try:
             msg = parse_client_message(text)
         except BadMessage as exc:
@@ -75,14 +83,36 @@ class Actions:
         """Apply one action exactly once; True when it was applied.
 
         Refusals go to `reply` as `error` frames: `stale_version`, `game_not_started`, the
-        engine's `IllegalAction.code`; an `action_id` this seat already used gets the current
-        state instead (ids are unique per seat, not per room: docs/protocol.md).
-        A computer player's action (`bot_level` set) is dropped if the seat is no longer a bot's.
-        """
+        engine's `IllegalAction.code`, `unavailable` (the database cannot be reached: nothing
+        was stored, the socket stays open, sending the same id again later is safe); an
+        `action_id` this seat already used gets the current state instead (ids are unique per
+        seat, not per room: docs/protocol.md).
+        A computer player's action (`bot_level` set) raises `NotABotSeat` if the seat is no
+        longer a bot's (logged once, here)."""
         table = self.tables.get(code)
         if table is None:
             return False
         attempt = _Attempt(code, seat, action_id, version, action, reply, bot_level is not None)
+        try:
+            applied = await self._apply(table, attempt, bot_level)
+        except Exception as exc:
+            if not database_unavailable(exc):
+                raise
+            if attempt.committed is None:  # nothing stored, nobody told
+                return attempt.refuse(*UNAVAILABLE)
+            # Committed and sent to everyone; only what came after (the room summary) failed.
+            log.warning("the database went away after action %s of room %s was committed",
+                        attempt.committed.version, code)
+            applied = attempt.committed
+        if not applied:  # refused (False)
+            return False
+        attempt.note("applied", applied.version)
+        await self.events.publish(applied)
+        return True
+
+    async def _apply(self, table: Table, attempt: _Attempt, bot_level: str | None) -> ActionApplied | bool:
+        """`act` under the room's lock: → the event to publish, or False when refused."""
+        seat, action_id, version = attempt.seat, attempt.action_id, attempt.version
         async with self.tables.hold(table) as held:
             # Hot path (docs/performance.md): no read at all when the table is in play and knows
             # its computer players: the version check in the commit is what guarantees that the
@@ -99,23 +129,21 @@ class Actions:
                 return attempt.refuse("stale_version", f"The game is at version {table.version}, not {version}.")
             if bot_level is not None and not await self._still_a_bot(held, seat):
                 attempt.note("not_a_bot_seat")
-                return False
+                raise NotABotSeat(f"seat {seat} of room {attempt.code} is no longer a computer player's")
             try:
-                parsed = engine.action_from_json(action)
+                parsed = engine.action_from_json(attempt.action)
                 new_state, events = engine.play(table.state, seat, parsed)
             except engine.IllegalAction as exc:
                 return attempt.refuse(exc.code, exc.message)
-            new_version, over = table.version + 1, new_state.phase == "over"
+            new_version = table.version + 1
             if not await self._commit(held, seat, action_id, parsed.to_json(), new_state, events):
                 return await self._lost_race(held, attempt)
             table.applied(new_state, new_version, seat, action_id, events)
+            attempt.committed = ActionApplied(attempt.code, new_version, bool(table.bot_levels))
             self.broadcaster.broadcast_game(table, [(new_version, events)])
-            if over:
-                await self.broadcaster.broadcast_room(held.session, code)
-            has_bots = bool(table.bot_levels)
-        attempt.note("applied", new_version)
-        await self.events.publish(ActionApplied(code, new_version, has_bots))
-        return True
+            if new_state.phase == "over":
+                await self.broadcaster.broadcast_room(held.session, attempt.code)
+        return attempt.committed
 
     async def _still_a_bot(self, held: Held, seat: int) -> bool:
         """Is `seat` still a computer player's? One process: the table knows (every seat change
@@ -171,12 +199,17 @@ class _Attempt:
     action: dict
     reply: Connection | None
     by_bot: bool
+    start: float = field(default_factory=time.perf_counter)
+    committed: ActionApplied | None = None  # set once the action is committed
 
     def note(self, outcome: str, at: int | None = None) -> None:
-        """One log line per action outcome: its type and outcome code, never its payload (app/logs.py)."""
+        """One log line per action outcome: its type and outcome code, never its payload
+        (app/logs.py), and `ms` since the action was submitted (waiting for the room's lock
+        included; for an applied action, until its frames were queued for everyone)."""
         log_event(log, "action", room=self.code, seat=self.seat, action=action_kind(self.action),
                   version=self.version if at is None else at, outcome=outcome,
-                  by="bot" if self.by_bot else "player")
+                  by="bot" if self.by_bot else "player",
+                  ms=round((time.perf_counter() - self.start) * 1000, 1))
 
     def refuse(self, err: str, message: str) -> bool:
         """Log and answer a refusal (an `error` frame with the action's id); → False."""

@@ -26,15 +26,18 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 import engine
 
 from ..config import Settings
+from ..db import database_unavailable
 from ..logs import action_kind
 from ..models import Room, Seat
-from .actions import Actions
+from .actions import Actions, NotABotSeat
 from .events import ActionApplied, PresenceChanged, RoomChanged
 from .messages import bot_action_id
 from .tables import RoomGone, Tables
 
 log = logging.getLogger("osaka.bots")
 RESUME_POLL_S = 0.05  # BotDriver.resume: how often it looks for a free slot
+UNAVAILABLE_RETRY_S = 1.0        # a bot turn the database refused is tried again after this,
+UNAVAILABLE_RETRY_MAX_S = 15.0   # ... doubling up to this
 FALLBACK_TRIES = 3  # random legal actions tried after a refused choice, before giving up the turn
 
 
@@ -135,16 +138,23 @@ class BotDriver:
         self._tasks[code] = asyncio.get_running_loop().create_task(self._run(code), name=f"bot-{code}")
 
     async def _run(self, code: str) -> None:
+        retry_s = UNAVAILABLE_RETRY_S
         try:
             while True:
                 self._pending.discard(code)
                 try:
                     progressed = await self._one_turn(code)
+                    retry_s = UNAVAILABLE_RETRY_S
                 except asyncio.CancelledError:
                     raise
-                except Exception:
-                    log.exception("bot turn failed in room %s", code)
-                    progressed = False
+                except Exception as exc:
+                    if not database_unavailable(exc):
+                        log.exception("bot turn failed in room %s", code)
+                        progressed = False
+                    else:  # the database is away: try again later (the game must not stall)
+                        log.warning("bot turn in room %s: database unavailable; again in %.0f s", code, retry_s)
+                        await asyncio.sleep(retry_s)
+                        retry_s, progressed = min(2 * retry_s, UNAVAILABLE_RETRY_MAX_S), True
                 if not progressed and code not in self._pending:
                     break
         finally:
@@ -182,6 +192,15 @@ class BotDriver:
         # duplicate) and did not move the game is no progress: after FALLBACK_TRIES random legal
         # actions the turn is given up (False) and the driver stops until the next kick, so it
         # never spins on a refusal.
+        try:
+            return await self._submit(code, table, seat, level, version, state, action, seed)
+        except NotABotSeat:  # its player took the seat back meanwhile (logged once by `act`)
+            return False
+
+    async def _submit(self, code: str, table, seat: int, level: str, version: int, state,
+                      action: dict | None, seed: int) -> bool:
+        """Submit the chosen action, else (refused, or no choice) up to FALLBACK_TRIES random
+        legal ones; True when one was applied or the game moved on meanwhile."""
         if action is not None:
             if await self.actions.act(code, seat, bot_action_id(), version, action, bot_level=level):
                 return True

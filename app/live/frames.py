@@ -7,7 +7,7 @@ from typing import Any
 from starlette.websockets import WebSocketDisconnect
 
 from .hub import Connection
-from .messages import error_msg
+from .messages import error_msg, message_id
 
 GONE = object()  # next_frame: the connection is over
 
@@ -36,7 +36,8 @@ async def next_frame(conn: Connection, *, max_bad: int) -> Any:
         if frame["type"] == "websocket.disconnect":
             return GONE
         if not conn.allow():
-            refuse(conn, "rate_limited", "Too many messages; slow down.", max_bad=max_bad)
+            refuse(conn, "rate_limited", "Too many messages; slow down.", message_id(frame.get("text")),
+                   max_bad=max_bad)
             continue
         return frame.get("text")
     return GONE

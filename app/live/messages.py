@@ -5,10 +5,13 @@ No I/O here: `parse_client_message` checks one frame's text; `error_msg` builds 
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from typing import Any
 
 MAX_ACTION_ID = 128
+# `"id": "<1..128 characters>"` anywhere in a frame's text (JSON string escapes allowed).
+_ID_MEMBER = re.compile(r'"id"\s*:\s*"((?:[^"\\]|\\.){1,%d})"' % MAX_ACTION_ID)
 BOT_ID_PREFIX = "bot:"  # action ids reserved for the server's computer players (bots.py)
 
 
@@ -54,6 +57,20 @@ def parse_client_message(text: str) -> dict:
     if not isinstance(action, dict):
         raise BadMessage("`action` is a JSON object.", msg_id)
     return msg
+
+
+def message_id(text: str | None) -> str | None:
+    """The `id` of a frame refused without being parsed (over the size or the flood limit): the
+    first `"id": "…"` member in its text, found by one linear scan (never a JSON parse of a
+    frame that big or that many), its escapes decoded; None when there is none."""
+    match = _ID_MEMBER.search(text) if isinstance(text, str) else None
+    if match is None:
+        return None
+    try:
+        value = json.loads(f'"{match.group(1)}"')
+    except ValueError:
+        return None
+    return value if isinstance(value, str) and 1 <= len(value) <= MAX_ACTION_ID else None
 
 
 def is_ping(text: str) -> bool:

@@ -1,25 +1,26 @@
 """The room WebSocket (`/ws/rooms/{code}`) from handshake to close (docs/protocol.md).
 
-Handshake: the seat comes from the Bearer header or the room's cookie (never a cross-site
-cookie); the handshake is accepted only after the room was read, so a client opening
-connections in a loop waits for the server instead of piling up work behind its back. Then
-`Presence.arrive`, then every frame goes to `Actions.on_frame` until the peer leaves.
+Handshake: `Admission` (admission.py) bounds the connections per seat and client address (in
+the ASGI middleware `AdmissionGate`, before this runs) and per room (here); refused:
+`too_many_connections`, close 4429. The seat comes from the Bearer header or the room's cookie
+(never a cross-site cookie: handshake.py); the handshake is accepted only after the room was
+read. Then `Presence.arrive`, then every frame goes to `Actions.on_frame` until the peer leaves.
 """
 from __future__ import annotations
 
-from urllib.parse import urlsplit
-
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-from starlette.websockets import WebSocket, WebSocketState
+from starlette.websockets import WebSocket
 
 from .. import rooms as R
 from ..config import Settings
-from ..errors import ApiError
-from ..security import cookie_name, normalize_code
+from ..db import database_unavailable
+from ..errors import UNAVAILABLE, ApiError
+from ..security import normalize_code
 from .actions import Actions
+from .admission import REFUSED_CLOSE_CODE, REFUSED_CODE, Admission
 from .frames import GONE, next_frame
-from .hub import Connection, Hub, dumps
-from .messages import error_msg
+from .handshake import refuse_socket, same_origin, token_of
+from .hub import Connection, Hub
 from .presence import Presence
 from .tables import Tables
 
@@ -35,11 +36,40 @@ class RoomSockets:
         self.tables = tables
         self.presence = presence
         self.actions = actions
+        self.admission = Admission(settings.connect_seat_rate, settings.connect_seat_burst,
+                                   settings.connect_address_rate, settings.connect_address_burst,
+                                   settings.max_arrivals_waiting)
 
     async def serve(self, ws: WebSocket, raw_code: str) -> None:
         """Run one room WebSocket from handshake to close."""
-        code = normalize_code(raw_code)
-        token, from_cookie = token_of(ws, code)
+        token, from_cookie = token_of(ws, normalize_code(raw_code))
+        try:  # (over the connection limits it never came here: admission.AdmissionGate)
+            found = await self._identify(ws, raw_code, token, from_cookie)
+            if found is None:
+                return
+            room, seat = found
+            with self.admission.arriving(room.code) as admitted:  # bounded: see admission.py
+                if not admitted:
+                    return await refuse_socket(ws, REFUSED_CODE, "Too many connections to this room "
+                                               "at once; try again later.", REFUSED_CLOSE_CODE)
+                conn = await self._arrive(ws, room, seat)
+        except Exception as exc:
+            if not database_unavailable(exc):
+                raise
+            # Try again later (the browser reconnects with backoff); the others play on.
+            return await refuse_socket(ws, *UNAVAILABLE, close_code=1013)
+        if conn is None:
+            return
+        try:
+            while (text := await next_frame(conn, max_bad=self.settings.max_bad_messages)) is not GONE:
+                await self.actions.on_frame(conn, text)
+        finally:
+            conn.stop_writer()
+            self.hub.remove(conn)
+            await self.presence.departed(conn)
+
+    async def _identify(self, ws: WebSocket, raw_code: str, token: str | None, from_cookie: bool):
+        """The room and the caller's seat (None: a spectator) → (room, seat); None when refused."""
         async with self.sessions() as session:
             try:
                 room = await R.load_room(session, raw_code)
@@ -53,53 +83,27 @@ class RoomSockets:
                 if seat is None:
                     return await refuse_socket(ws, "bad_token", "This token does not belong to a seat of this room.")
             await session.commit()  # nothing is held while the client answers the handshake
-        await ws.accept()
+        return room, seat
+
+    async def _arrive(self, ws: WebSocket, room, seat) -> Connection | None:
+        """Accept, register the connection and send it the room (`Presence.arrive`); None when
+        the room was deleted meanwhile. Whatever fails, nothing stays registered."""
         settings = self.settings
+        await ws.accept()
         conn = Connection(ws, room=room.code, seat=None if seat is None else seat.seat,
                           queue_size=settings.send_queue_size, flood_rate=settings.flood_rate,
                           flood_burst=settings.flood_burst)
         conn.on_drop = self.presence.dropped
         # Only a public waiting room's comings and goings can change the lobby list.
         conn.lobby_relevant = room.public and room.status == "waiting"
-        if not await self.presence.arrive(conn, self.tables.of(room), room, seat):
-            await refuse_socket(ws, "room_not_found", "There is no room with this code.")
-            conn.stop_writer()
-            return
+        arrived = False
         try:
-            while (text := await next_frame(conn, max_bad=settings.max_bad_messages)) is not GONE:
-                await self.actions.on_frame(conn, text)
+            arrived = await self.presence.arrive(conn, self.tables.of(room), room, seat)
         finally:
-            conn.stop_writer()
-            self.hub.remove(conn)
-            await self.presence.departed(conn)
-
-
-def token_of(ws: WebSocket, code: str | None) -> tuple[str | None, bool]:
-    """(token, came_from_cookie): the Bearer header wins over the room's cookie."""
-    auth = ws.headers.get("authorization", "")
-    if auth[:7].lower() == "bearer ":
-        return auth[7:].strip() or None, False
-    if code is not None:
-        token = ws.cookies.get(cookie_name(code))
-        if token:
-            return token, True
-    return None, False
-
-
-def same_origin(ws: WebSocket) -> bool:
-    """A browser's handshake from another site must not ride on the seat cookie."""
-    origin = ws.headers.get("origin")
-    if not origin:
-        return True
-    return urlsplit(origin).netloc.lower() == ws.headers.get("host", "").lower()
-
-
-async def refuse_socket(ws: WebSocket, code: str, message: str) -> None:
-    """Accept (if not yet), send `error {code}` and close with 1008."""
-    try:
-        if ws.application_state == WebSocketState.CONNECTING:
-            await ws.accept()
-        await ws.send_text(dumps(error_msg(code, message)))
-        await ws.close(1008, code)
-    except Exception:
-        pass
+            if not arrived:
+                conn.stop_writer()
+                self.hub.remove(conn)
+        if not arrived:
+            await refuse_socket(ws, "room_not_found", "There is no room with this code.")
+            return None
+        return conn

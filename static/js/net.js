@@ -74,7 +74,9 @@ export class LiveSocket {
     try { ws = new WebSocket(this.url()); } catch (e) { this.retry(); return; }
     this.ws = ws;
     ws.onopen = () => {
-      this.delay = 500;
+      // The backoff starts over only when the server answers with something else than an
+      // error: a socket refused at once (4429 too many connections, 1013 database away)
+      // keeps doubling the wait.
       this.heard = performance.now();
       this.probeUntil = 0;
       clearInterval(this.beat);
@@ -87,6 +89,7 @@ export class LiveSocket {
       this.probeUntil = 0;
       let msg;
       try { msg = JSON.parse(ev.data); } catch (e) { return; }
+      if (msg.type !== "error") this.delay = 500;
       if (msg.type !== "pong") this.onMessage(msg);
     };
     ws.onclose = () => {

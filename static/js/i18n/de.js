@@ -235,6 +235,8 @@ export default {
   "err.too_many_rooms_one": "Von deiner Adresse warten schon zu viele Räume auf Spieler. Starte einen davon oder versuch es in 1 Sekunde noch einmal.",
   "err.name_taken": "Jemand an diesem Tisch heißt schon so oder fast genauso. Bitte wähl einen anderen Namen.",
   "err.name_reserved": "Dieser Name sieht aus wie der eines Computerspielers. Bitte wähl einen anderen.",
+  "err.too_many_connections": "Zu viele Verbindungen von hier auf einmal. Gleich wird neu verbunden …",
+  "err.unavailable": "Der Server erreicht seine Datenbank gerade nicht. Nichts wurde geändert: versuch es gleich noch einmal.",
   "err.bad_message": "Der Server hat eine Nachricht dieser Seite nicht verstanden. Lade die Seite neu.",
   "err.not_seated": "Zuschauer können nicht spielen. Nimm vor dem Start einen Platz.",
   "err.stale_version": "Das Spiel ging weiter, bevor dein Zug ankam. Schau nochmal und versuch es erneut.",

@@ -235,6 +235,8 @@ export default {
   "err.too_many_rooms_one": "Your address already has too many rooms waiting for players. Start one of them, or try again in 1 second.",
   "err.name_taken": "Someone at this table already has this name, or one that looks the same. Please choose another.",
   "err.name_reserved": "This name looks like a computer player's. Please choose another.",
+  "err.too_many_connections": "Too many connections from here at once. Reconnecting shortly…",
+  "err.unavailable": "The server cannot reach its database right now. Nothing was changed: try again in a moment.",
   "err.bad_message": "The server did not understand a message from this page. Reload the page.",
   "err.not_seated": "Spectators cannot play. Take a seat before the game starts.",
   "err.stale_version": "The game moved on before your move arrived. Look again and retry.",

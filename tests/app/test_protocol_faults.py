@@ -1,0 +1,103 @@
+"""Smaller protocol faults of issue 11: error frames of refused-unread messages carry their `id`;
+concurrent joins across two processes see `room_full`, never `conflict`; a computer player's
+move refused because its player took the seat back is logged once."""
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+
+import httpx
+import pytest
+
+from .helpers import Client, auth, create_room, new_game, pick_action
+
+
+def test_oversized_and_rate_limited_errors_carry_the_id(server):
+    code, tokens = new_game(server.base_url, 2)
+
+    async def scenario():
+        c = await Client.open(server.ws_url, code, tokens[0], seat=0)
+        await c.state(0)
+        mark = len(c.msgs)
+        await c.send({"type": "act", "id": "big-1", "version": 0, "action": {"pad": "x" * 70_000}})
+        err = await c.wait(lambda m: m["type"] == "error", start=mark)
+        assert (err["code"], err["id"]) == ("bad_message", "big-1")
+        # A burst over the flood limit: every refusal names the frame it refused.
+        mark = len(c.msgs)
+        sent = [f"flood-{i}" for i in range(90)]
+        for action_id in sent:
+            await c.send({"type": "act", "id": action_id, "version": 999, "action": {"type": "pass"}})
+        await c.wait(lambda m: m.get("id") == sent[-1], start=mark)
+        errors = [m for m in c.msgs[mark:] if m["type"] == "error"]
+        limited = [m for m in errors if m["code"] == "rate_limited"]
+        assert limited and all(m["code"] in ("rate_limited", "stale_version") for m in errors)
+        assert sorted(m["id"] for m in errors) == sorted(sent)  # one answer per frame, its id
+        await c.close()
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.postgresql_only
+def test_concurrent_joins_across_two_processes_get_room_full_not_conflict(server, server_factory):
+    """Eight joins at once, four through each of two server processes, into rooms with three
+    free seats: three are seated, five get `room_full` (a lost race is retried inside)."""
+    other = server_factory()
+
+    async def one_room(http: httpx.AsyncClient) -> list[tuple[int, str | None]]:
+        code = create_room(server.base_url, "Host", public=False)["code"]
+        bases = [server.base_url, other.base_url] * 4
+        answers = await asyncio.gather(*(http.post(f"{base}/api/rooms/{code}/join", json={"name": f"P{i}"})
+                                         for i, base in enumerate(bases)))
+        return [(a.status_code, a.json().get("error", {}).get("code")) for a in answers]
+
+    async def scenario():
+        async with httpx.AsyncClient(timeout=30) as http:
+            return [await one_room(http) for _ in range(12)]
+
+    for answers in asyncio.run(scenario()):
+        assert sorted(answers, key=str) == sorted([(200, None)] * 3 + [(409, "room_full")] * 5, key=str), answers
+
+
+def test_a_bot_move_refused_after_the_seat_was_taken_back_is_logged_once(server_factory):
+    srv = server_factory(BOT_DELAY_S="2", BOT_TIME_BUDGET_S="0.05", LOG_LEVEL="info")
+    code, (host, bob) = new_game(srv.base_url, 2)
+
+    async def scenario():
+        h = await Client.open(srv.ws_url, code, host, seat=0)
+        state = await h.state(0)
+        while state["view"]["to_act"] != 1:  # play the host's decisions until it is Bob's
+            await h.act(state["version"], pick_action(state["view"], random.Random(1)))
+            state = await h.state(state["version"] + 1)
+        r = await asyncio.to_thread(httpx.post, f"{srv.base_url}/api/rooms/{code}/seats/1/bot",
+                                    json={"level": "easy"}, headers=auth(host))
+        assert r.status_code == 200, r.text
+        await asyncio.sleep(0.5)  # the computer player waits BOT_DELAY_S before it moves
+        b = await Client.open(srv.ws_url, code, bob, seat=1)  # Bob takes his seat back
+        await b.wait(lambda m: m["type"] == "room" and not m["room"]["players"][1]["bot"])
+        # The computer player's move arrives meanwhile (a worker process starts, then thinks),
+        # and is refused.
+        for _ in range(600):
+            if _bot_outcomes(srv):
+                break
+            await asyncio.sleep(0.1)
+        mine = await b.state(state["version"])
+        assert mine["version"] == state["version"] and mine["view"]["to_act"] == 1
+        await b.act(mine["version"], pick_action(mine["view"], random.Random(2)))
+        assert (await b.state(mine["version"] + 1))["version"] == mine["version"] + 1  # Bob plays on
+        for c in (h, b):
+            await c.close()
+
+    asyncio.run(scenario())
+    srv.stop()
+    assert _bot_outcomes(srv) == ["not_a_bot_seat"]
+    assert not [x for x in _log(srv) if x["level"] == "warning" and x["logger"] == "osaka.bots"]
+
+
+def _log(srv) -> list[dict]:
+    return [json.loads(line) for line in srv.log_path.read_text().splitlines() if line.startswith("{")]
+
+
+def _bot_outcomes(srv) -> list[str]:
+    """The outcomes of the computer players' actions so far (the server's `action` log lines)."""
+    return [x["outcome"] for x in _log(srv) if x.get("msg") == "action" and x.get("by") == "bot"]
