@@ -7,7 +7,8 @@ Who does what (each a small module; docs/architecture.md follows one action thro
 - `Broadcaster` (broadcast.py): room summaries and game frames, through the player view.
 - `Actions` (actions.py): the action path, frame → commit → fan-out; `Committer` (commits.py):
   the group commit of the actions of many rooms.
-- `RoomSockets` (sockets.py), `Presence` (presence.py), `LobbyFeed` (lobby.py).
+- `RoomSockets` (sockets.py; handshake.py; admission.py: connection limits), `Presence`
+  (presence.py), `LobbyFeed` (lobby.py).
 - `Fanout` (fanout.py; pg_fanout.py): telling and hearing other processes.
 - `BotDriver` (bots.py), `Cleanup` (cleanup.py), `RemoteChanges` (remote.py).
 - `Events` (events.py): `RoomChanged`, `ActionApplied`, `PresenceChanged` → lobby, fan-out, bots.
