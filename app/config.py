@@ -38,12 +38,10 @@ class Settings(BaseSettings):
     flood_rate: float = Field(20, gt=0)           # client messages per second allowed on average
     flood_burst: int = Field(60, ge=1)            # ... and in one burst
     max_bad_messages: int = Field(50, ge=1)       # bad or flooding messages before the socket is closed (1008)
-    # room WebSockets opened (app/live/admission.py): per seat and per client address, on
-    # average per second and in one burst; new connections of one room waiting for it at once
-    connect_seat_rate: float = Field(0.5, gt=0)
-    connect_seat_burst: int = Field(10, ge=1)
-    connect_address_rate: float = Field(10, gt=0)
-    connect_address_burst: int = Field(60, ge=1)
+    # room WebSockets opened (app/live/admission.py; `limits` notation, "off" = none): per seat,
+    # per client address; and new connections of one room waiting for it at once
+    connect_seat_limit: str = "10/10seconds;30/minute"
+    connect_address_limit: str = "60/10seconds;600/minute"
     max_arrivals_waiting: int = Field(16, ge=1)
     cookie_secure: bool = False                   # Secure seat cookies always (else only on https requests)
     # reverse proxy: comma-separated addresses (or "*") whose X-Forwarded-For/-Proto are trusted
@@ -55,7 +53,7 @@ class Settings(BaseSettings):
     rooms_per_address: int = Field(20, ge=0)      # waiting rooms one address may hold (0 = no cap)
     lobby_rooms_per_address: int = Field(5, ge=0)  # rooms of one address listed in the lobby (0 = no cap)
 
-    @field_validator("room_create_limit", "room_join_limit")
+    @field_validator("room_create_limit", "room_join_limit", "connect_seat_limit", "connect_address_limit")
     @classmethod
     def _rate(cls, value: str) -> str:
         """A typo in a limit stops the server at start, not silently at the first request."""

@@ -83,16 +83,25 @@ class Limiter:
 
     def hit(self, name: str, host: str | None) -> None:
         """Count one `name` request from `host`, or raise RateLimited (nothing counted then)."""
-        items = self._rules.get(name) or []
         key = address_key(host)
-        for item in items:
+        if self.allow(name, key):
+            return
+        for item in self._rules.get(name) or []:
             if not self._limiter.test(item, name, key):
                 reset = self._limiter.get_window_stats(item, name, key).reset_time
                 wait = math.ceil(reset - time.time())
                 raise RateLimited(f"Too many requests from your address; try again in {max(1, wait)} s.",
                                   wait)
+
+    def allow(self, name: str, key: str) -> bool:
+        """Count one `name` event of `key` (an `address_key`, or any other string) unless one
+        of its limits is reached; → whether it was counted."""
+        items = self._rules.get(name) or []
+        if not all(self._limiter.test(item, name, key) for item in items):
+            return False
         for item in items:
             self._limiter.hit(item, name, key)
+        return True
 
 
 async def check_waiting_rooms(session: AsyncSession, creator_hash: str, cap: int,

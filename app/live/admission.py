@@ -4,12 +4,12 @@ A client that opens and closes sockets in a loop must not grow the server's memo
 the other players (issue 11). `AdmissionGate`, the outermost ASGI middleware, refuses a room
 WebSocket over the limits before anything else runs (no routing, no database, no room lock,
 not even an access-log line: `Admission` logs a count of refusals at most every
-`REFUSAL_LOG_S` seconds instead). `Admission.admit` checks two token buckets:
+`REFUSAL_LOG_S` seconds instead). `Admission.admit` counts the socket against two rate limits
+(app/ratelimit.py: the `limits` library, fixed windows, counted in this process):
 
-- per seat: the sha256 of the seat token (`CONNECT_SEAT_RATE` per second on average, bursts of
-  `CONNECT_SEAT_BURST`);
-- per client address, for every connection (`CONNECT_ADDRESS_RATE`, `CONNECT_ADDRESS_BURST`;
-  generous, since players behind one NAT or proxy share an address).
+- per seat, keyed by the sha256 of the seat token: `CONNECT_SEAT_LIMIT`;
+- per client address (`address_key`: an IPv6 address by its /64), every room socket:
+  `CONNECT_ADDRESS_LIMIT`, generous, since players behind one NAT or proxy share an address.
 
 And at most `MAX_ARRIVALS_WAITING` new connections of one room wait for its lock at a time
 (`Admission.arriving`), so nothing queues without bound behind the lock (actions of the
@@ -27,58 +27,22 @@ from collections.abc import Iterator
 from starlette.websockets import WebSocket
 
 from ..logs import log_event
+from ..ratelimit import Limiter, address_key
 from ..security import normalize_code
 from .handshake import refuse_socket, token_of
 
 REFUSED_CLOSE_CODE = 4429          # "too many connections": private range, like HTTP 429
 REFUSED_CODE = "too_many_connections"
-MAX_BUCKETS = 10_000               # buckets kept at most; full (idle) ones are dropped first
 REFUSAL_LOG_S = 10.0               # refusals are logged as one count per this many seconds
 ROOM_SOCKET_PREFIX = "/ws/rooms/"
 log = logging.getLogger("osaka.live")
 
 
-class TokenBuckets:
-    """One token bucket per key: `rate` tokens a second, at most `burst`. Memory is bounded:
-    a bucket that refilled completely is forgotten (`prune`), as if never used."""
-
-    def __init__(self, rate: float, burst: float, max_buckets: int = MAX_BUCKETS):
-        self.rate, self.burst, self.max_buckets = rate, float(burst), max_buckets
-        self._buckets: dict[object, tuple[float, float]] = {}  # key → (tokens, at monotonic)
-
-    def take(self, key: object) -> bool:
-        """Take one token of `key`'s bucket; False (nothing taken) when it is empty."""
-        now = time.monotonic()
-        tokens, at = self._buckets.get(key, (self.burst, now))
-        tokens = min(self.burst, tokens + (now - at) * self.rate)
-        if tokens < 1.0:
-            self._buckets[key] = (tokens, now)
-            return False
-        self._buckets[key] = (tokens - 1.0, now)
-        if len(self._buckets) > self.max_buckets:
-            self.prune()
-        return True
-
-    def prune(self) -> None:
-        """Forget buckets that are full again (or, past `max_buckets`, the oldest half)."""
-        now = time.monotonic()
-        self._buckets = {k: v for k, v in self._buckets.items()
-                         if v[0] + (now - v[1]) * self.rate < self.burst}
-        if len(self._buckets) > self.max_buckets:
-            oldest = sorted(self._buckets.items(), key=lambda kv: kv[1][1])
-            self._buckets = dict(oldest[len(oldest) // 2:])
-
-    def __len__(self) -> int:
-        return len(self._buckets)
-
-
 class Admission:
     """Which room WebSockets may start now (see the module docstring)."""
 
-    def __init__(self, seat_rate: float, seat_burst: int, address_rate: float, address_burst: int,
-                 max_arrivals_waiting: int):
-        self.seats = TokenBuckets(seat_rate, seat_burst)
-        self.addresses = TokenBuckets(address_rate, address_burst)
+    def __init__(self, seat_limit: str, address_limit: str, max_arrivals_waiting: int):
+        self.limiter = Limiter({"seat": seat_limit, "address": address_limit})
         self.max_arrivals_waiting = max_arrivals_waiting
         self._arriving: dict[str, int] = {}  # room code → new connections waiting for its lock
         self._refused: dict[str, int] = {}   # reason → refusals not logged yet
@@ -87,9 +51,10 @@ class Admission:
     def admit(self, address: str | None, token: str | None) -> bool:
         """May a connection from `address` (None: unknown) with this seat token (None: a
         spectator) start now? Takes a token of each bucket that applies."""
-        if token is not None and not self.seats.take(hashlib.sha256(token.encode("utf-8", "surrogatepass")).digest()):
+        if token is not None and not self.limiter.allow(
+                "seat", hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()):
             return self.refused("seat")
-        return self.addresses.take(address) or self.refused("address")
+        return self.limiter.allow("address", address_key(address)) or self.refused("address")
 
     def refused(self, reason: str) -> bool:
         """Count one refusal (`seat`, `address`, `room`); log the counts at most every

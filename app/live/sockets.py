@@ -36,8 +36,7 @@ class RoomSockets:
         self.tables = tables
         self.presence = presence
         self.actions = actions
-        self.admission = Admission(settings.connect_seat_rate, settings.connect_seat_burst,
-                                   settings.connect_address_rate, settings.connect_address_burst,
+        self.admission = Admission(settings.connect_seat_limit, settings.connect_address_limit,
                                    settings.max_arrivals_waiting)
 
     async def serve(self, ws: WebSocket, raw_code: str) -> None:

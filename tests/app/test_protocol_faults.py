@@ -101,3 +101,21 @@ def _log(srv) -> list[dict]:
 def _bot_outcomes(srv) -> list[str]:
     """The outcomes of the computer players' actions so far (the server's `action` log lines)."""
     return [x["outcome"] for x in _log(srv) if x.get("msg") == "action" and x.get("by") == "bot"]
+
+
+def test_sockets_over_the_address_limit_are_refused_with_4429(server_factory):
+    srv = server_factory(CONNECT_ADDRESS_LIMIT="4/minute")
+    code, _ = new_game(srv.base_url, 2)
+
+    async def scenario():
+        admitted = [await Client.open(srv.ws_url, code) for _ in range(4)]
+        for c in admitted:
+            assert (await c.state(0))["version"] == 0
+        refused = await Client.open(srv.ws_url, code)
+        assert (await refused.wait(lambda m: m["type"] == "error"))["code"] == "too_many_connections"
+        await asyncio.wait_for(refused.closed.wait(), 10)
+        assert refused.ws.close_code == 4429 and not [m for m in refused.msgs if m["type"] == "state"]
+        for c in admitted:
+            await c.close()
+
+    asyncio.run(scenario())
