@@ -8,6 +8,7 @@ from sqlalchemy.engine import Connection
 
 from app.config import Settings
 from app.db import make_engine
+from app.migrate import lock_for_migrations
 from app.models import Base
 
 config = context.config
@@ -26,6 +27,8 @@ def run_migrations_offline() -> None:
 
 
 def _do_run(connection: Connection) -> None:
+    # One process at a time (app/migrate.py): the lock is held until the commit below.
+    lock_for_migrations(connection)
     context.configure(connection=connection, target_metadata=target_metadata, render_as_batch=True)
     with context.begin_transaction():
         context.run_migrations()
