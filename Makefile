@@ -9,7 +9,7 @@ PORT    ?= 8000
 STAMP      := $(VENV)/.stamp-install
 TEST_STAMP := $(VENV)/.stamp-install-test
 
-.PHONY: install install-test run migrate test chromium clean bench
+.PHONY: install install-test run migrate test test-debs clean bench
 
 install: $(STAMP)
 
@@ -30,17 +30,21 @@ migrate: install
 run: migrate
 	$(VENV)/bin/osaka serve --host $(HOST) --port $(PORT)
 
-# The browser tests drive Debian's Chromium (/usr/bin/chromium).
-chromium:
-	@if [ ! -x /usr/bin/chromium ]; then \
+# Debian packages the tests drive, installed when missing (as root; else the command is shown):
+# chromium (browser tests, /usr/bin/chromium) and
+# docker-compose (`docker-compose config` checks of docker-compose.yml; no daemon needed).
+TEST_DEBS := chromium docker-compose
+test-debs:
+	@missing=""; for p in $(TEST_DEBS); do command -v $$p >/dev/null || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
-	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
+	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing; \
 	  else \
-	    echo "Chromium is missing: run 'sudo apt-get update && sudo apt-get install -y chromium'"; \
+	    echo "Missing:$$missing: run 'sudo apt-get update && sudo apt-get install -y$$missing'"; \
 	  fi; \
 	fi
 
-test: install-test chromium
+test: install-test test-debs
 	$(VENV)/bin/pytest
 
 # Engine benchmark, then a short load run (SQLite, 25 and 100 rooms of 4 WebSocket players);

@@ -1,0 +1,112 @@
+"""Every server setting (app/config.py) is documented (README.md's table, .env.example) and
+reaches the container (docker-compose.yml passes it to the app with the server's own default),
+checked as data and with `docker-compose config` (Debian's docker-compose; no daemon needed)
+on a .env that sets every variable."""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+
+import pytest
+import yaml
+
+from app.config import Settings
+
+from .support import ROOT
+
+# Fixed by docker-compose.yml itself: the database is the compose file's PostgreSQL, and the
+# server listens on 0.0.0.0:8000 inside the container (published as OSAKA_BIND:OSAKA_PORT).
+FIXED = {"DATABASE_URL", "HOST", "PORT"}
+SETTINGS = {name.upper(): name for name in Settings.model_fields}
+VARIABLE = re.compile(r"^\$\{([A-Z_][A-Z0-9_]*):-([^}]*)\}$")
+
+
+def _compose_env() -> dict[str, str]:
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    return {k: str(v) for k, v in compose["services"]["app"]["environment"].items()}
+
+
+def _env_example() -> dict[str, str]:
+    out = {}
+    for line in (ROOT / ".env.example").read_text().splitlines():
+        m = re.fullmatch(r"([A-Z_][A-Z0-9_]*)=(.*)", line.strip())
+        if m:
+            out[m.group(1)] = m.group(2)
+    return out
+
+
+def _readme_names() -> set[str]:
+    """Variables named in the first column of README.md's configuration table."""
+    text = (ROOT / "README.md").read_text()
+    table = text.split("## Configuration", 1)[1].split("\n## ", 1)[0]
+    names: set[str] = set()
+    for row in table.splitlines():
+        if row.startswith("| `"):
+            names |= set(re.findall(r"`([A-Z_][A-Z0-9_]*)`", row.split("|")[1]))
+    return names
+
+
+def _default(name: str):
+    return getattr(Settings(), SETTINGS[name])
+
+
+def test_every_setting_is_documented():
+    readme, example = _readme_names(), _env_example()
+    assert set(SETTINGS) <= readme, f"not in README.md's table: {set(SETTINGS) - readme}"
+    assert readme <= set(SETTINGS), f"README.md documents what is no setting: {readme - set(SETTINGS)}"
+    missing = set(SETTINGS) - FIXED - set(example)
+    assert not missing, f"not in .env.example: {missing}"
+    for name in set(SETTINGS) - FIXED:
+        parsed = getattr(Settings(**{SETTINGS[name]: example[name]}), SETTINGS[name])
+        assert parsed == _default(name), f".env.example {name}={example[name]} is not the default"
+
+
+def test_every_setting_reaches_the_app_with_one_default():
+    env = _compose_env()
+    assert set(env) == set(SETTINGS), f"docker-compose.yml app environment: {set(SETTINGS) ^ set(env)}"
+    for name in set(SETTINGS) - FIXED:
+        m = VARIABLE.fullmatch(env[name])
+        assert m and m.group(1) == name, f"{name}: {env[name]!r} is not ${{{name}:-default}}"
+        parsed = getattr(Settings(**{SETTINGS[name]: m.group(2)}), SETTINGS[name])
+        assert parsed == _default(name), f"{name}: compose default {m.group(2)!r} != {_default(name)!r}"
+
+
+# A valid value other than the default for each setting (checked against Settings below).
+CHANGED = {"LOG_LEVEL": "debug", "ROOT_PATH": "/osaka", "FORWARDED_ALLOW_IPS": "10.1.2.0/24",
+           "COOKIE_SECURE": "true"}
+
+
+def _changed(name: str) -> str:
+    if name in CHANGED:
+        return CHANGED[name]
+    default = _default(name)
+    return str(default * 2 if isinstance(default, int) else default + 0.5)
+
+
+def test_compose_config_passes_a_full_env_file_to_the_app(tmp_path):
+    compose = shutil.which("docker-compose")
+    if compose is None:
+        pytest.fail("docker-compose is missing: apt-get install -y docker-compose (make test installs it)")
+    values = {name: _changed(name) for name in set(SETTINGS) - FIXED}
+    probe = Settings(**{SETTINGS[k]: v for k, v in values.items()})
+    for name, value in values.items():
+        assert getattr(probe, SETTINGS[name]) != _default(name), name
+    extra = {"POSTGRES_USER": "u1", "POSTGRES_PASSWORD": "p1", "POSTGRES_DB": "d1",
+             "OSAKA_BIND": "127.0.0.1", "OSAKA_PORT": "8123"}
+    env_file = tmp_path / ".env"
+    env_file.write_text("".join(f"{k}={v}\n" for k, v in {**values, **extra}.items()))
+    out = subprocess.run([compose, "--env-file", str(env_file), "-f", str(ROOT / "docker-compose.yml"),
+                          "config"], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    config = yaml.safe_load(out.stdout)
+    app = config["services"]["app"]
+    env = {k: str(v) for k, v in app["environment"].items()}
+    for name, value in values.items():
+        assert env[name] == value, (name, env[name], value)
+    assert env["DATABASE_URL"] == "postgresql+asyncpg://u1:p1@db:5432/d1"
+    assert config["services"]["db"]["environment"]["POSTGRES_PASSWORD"] == "p1"
+    published = app["ports"][0]  # "127.0.0.1:8123:8000" (Compose 1) or the long form (Compose 2)
+    if isinstance(published, dict):
+        published = f"{published['host_ip']}:{published['published']}:{published['target']}"
+    assert published.removesuffix("/tcp") == "127.0.0.1:8123:8000"
