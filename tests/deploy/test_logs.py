@@ -11,7 +11,7 @@ import httpx
 
 from .support import proto
 
-ACTION_KEYS = {"ts", "level", "logger", "msg", "room", "seat", "action", "version", "outcome", "by"}
+ACTION_KEYS = {"ts", "level", "logger", "msg", "room", "seat", "action", "version", "outcome", "by", "ms"}
 
 
 def _lines(server) -> list[dict]:
