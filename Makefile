@@ -9,7 +9,7 @@ PORT    ?= 8000
 STAMP      := $(VENV)/.stamp-install
 TEST_STAMP := $(VENV)/.stamp-install-test
 
-.PHONY: install install-test run migrate test test-debs clean bench
+.PHONY: install install-test run migrate test test-debs clean bench screenshots icons
 
 install: $(STAMP)
 
@@ -54,6 +54,20 @@ BENCH_DURATION ?= 20
 bench: install-test
 	$(PY) bench/engine_bench.py --games 300 --repeat 1
 	$(PY) bench/load.py --rooms $(BENCH_ROOMS) --duration $(BENCH_DURATION) --json bench/results/load-latest.json
+
+# Screenshots of every screen for docs/ui.md (tests/e2e/test_screenshots.py), written to
+# docs/screenshots/ and optimized with Debian's pngquant/optipng when they are installed.
+SHOTS_DIR ?= docs/screenshots
+screenshots: install-test test-debs
+	rm -f $(SHOTS_DIR)/*.png
+	OSAKA_SHOTS_DIR=$(SHOTS_DIR) $(VENV)/bin/pytest -q -p no:cacheprovider tests/e2e/test_screenshots.py
+	@if command -v pngquant >/dev/null; then pngquant --force --ext .png --quality 65-90 --skip-if-larger $(SHOTS_DIR)/*.png || true; fi
+	@if command -v optipng >/dev/null; then optipng -quiet -o2 $(SHOTS_DIR)/*.png; fi
+	@du -ch $(SHOTS_DIR)/*.png | tail -1
+
+# The app icons (PNG) from static/img/icon.svg.
+icons: install-test test-debs
+	$(PY) tools/make_icons.py
 
 clean:
 	rm -rf $(VENV) *.egg-info .pytest_cache

@@ -1,0 +1,187 @@
+"""The table's look, checked in a real browser on a real server (issue 15): the goods stay
+apart in greyscale, opponents' merchandise is readable, the insured mark leaves the symbol
+free, reserved cards keep their colours, a phone (360×640) shows the board, the hand and
+the actions without sideways scrolling and with 44 px touch targets, reduced motion stops
+the animations, the web app manifest and icons are served. The game is played by
+tests/e2e/driver.py; a browser page sits in seat 0."""
+from __future__ import annotations
+
+import json
+
+import httpx
+import pytest
+
+from .driver import Table, greedy
+from .helpers import goto
+
+PHONE_S = {"width": 360, "height": 640}
+
+
+def _sync(page, table: Table) -> None:
+    page.wait_for_function("v => +(document.body.dataset.version || -1) >= v", arg=table.seats[0].version)
+
+
+def _seat(new_page, table: Table, seat: int = 0, **opts):
+    page = new_page(**opts)
+    page.context.add_cookies([table.cookie(seat)])
+    goto(page, f"{table.base}/r/{table.code}")
+    page.wait_for_selector("#players .player")
+    _sync(page, table)
+    return page
+
+
+def _box(page, selector: str) -> list[dict]:
+    return page.eval_on_selector_all(selector, "els => els.filter(e => e.getClientRects().length).map(e => {"
+                                     " const r = e.getBoundingClientRect(); return {x: r.x, y: r.y, w: r.width, h: r.height,"
+                                     " name: e.id || e.className || e.tagName}; })")
+
+
+@pytest.fixture(scope="module")
+def midgame(e2e_server):
+    """A three-player game after some turns: opponents hold merchandise, some of it insured
+    after a Black Tide, it is seat 0's turn."""
+    for _ in range(6):
+        table = Table(e2e_server.base_url, ["Ann", "Ben", "Cleo"])
+        table.start()
+        try:
+            table.play_until(lambda ev, v: any(g["insured"] for p in v["players"][1:] for g in p["goods"])
+                             and v["phase"] == "turn" and v["to_act"] == 0
+                             and sum(len(p["goods"]) for p in v["players"][1:]) >= 3)
+            yield table
+            table.close()
+            return
+        except AssertionError:
+            table.close()
+    raise AssertionError("no game reached a Black Tide with insured goods of an opponent")
+
+
+def test_goods_illustrations_stay_apart_in_greyscale(midgame, new_page):
+    """Each colour has its own illustration (its own file), and drawn in greyscale on its
+    card colour the four differ in a large share of their pixels (shape, not only hue)."""
+    page = _seat(new_page, midgame)
+    shares = page.evaluate("""async () => {
+        const colors = ["red", "blue", "yellow", "green"];
+        const urls = {}, bgs = {};
+        for (const c of colors) {
+            const card = document.createElement("div");
+            card.className = "card c-" + c;
+            card.innerHTML = '<span class="sym">x</span>';
+            document.body.appendChild(card);
+            urls[c] = getComputedStyle(card.querySelector(".sym")).backgroundImage;
+            bgs[c] = getComputedStyle(card).backgroundColor;
+            card.remove();
+        }
+        const N = 48, grey = {};
+        for (const c of colors) {
+            const img = new Image();
+            img.src = urls[c].slice(5, -2);
+            await img.decode();
+            const cv = document.createElement("canvas");
+            cv.width = cv.height = N;
+            const g = cv.getContext("2d");
+            g.filter = "grayscale(1)";
+            g.fillStyle = bgs[c]; g.fillRect(0, 0, N, N);
+            g.drawImage(img, 0, 0, N, N);
+            grey[c] = g.getImageData(0, 0, N, N).data;
+        }
+        const out = {urls};
+        for (let i = 0; i < 4; i++) for (let j = i + 1; j < 4; j++) {
+            const a = grey[colors[i]], b = grey[colors[j]];
+            let diff = 0;
+            for (let k = 0; k < a.length; k += 4) if (Math.abs(a[k] - b[k]) > 48) diff++;
+            out[colors[i] + "-" + colors[j]] = diff / (N * N);
+        }
+        return out;
+    }""")
+    urls = shares.pop("urls")
+    assert len(set(urls.values())) == 4 and all("goods-" in u for u in urls.values()), urls
+    for pair, share in shares.items():
+        assert share >= 0.2, (pair, share)
+
+
+def test_opponents_merchandise_readable_and_insured_mark_clear(midgame, new_page):
+    for size in ({"width": 1366, "height": 768}, PHONE_S):
+        page = _seat(new_page, midgame, viewport=size)
+        syms = _box(page, ".player:not(.mine) .card .sym")
+        assert len(syms) >= 3
+        for b in syms:
+            assert b["w"] >= 14 and b["h"] >= 14, (size, b)
+        insured = page.locator(".player:not(.mine) .card.insured")
+        assert insured.count() >= 1
+        for i in range(insured.count()):
+            card = insured.nth(i)
+            mark = card.locator(".ins-mark").bounding_box()
+            sym = card.locator(".sym").bounding_box()
+            overlap_x = min(mark["x"] + mark["width"], sym["x"] + sym["width"]) - max(mark["x"], sym["x"])
+            overlap_y = min(mark["y"] + mark["height"], sym["y"] + sym["height"]) - max(mark["y"], sym["y"])
+            assert overlap_x <= 0 or overlap_y <= 0, (size, mark, sym)
+
+
+def test_reserved_cards_keep_their_colours(e2e_server, new_page):
+    """A card reserved by another player is marked by a frame, not faded or desaturated."""
+    table = Table(e2e_server.base_url, ["Ann", "Ben"])
+    table.start()
+
+    def ben_reserves(view: dict) -> dict:
+        me = view["players"][view["seat"]]
+        free = [m["card"] for m in view["market"] if m["reserved_by"] is None]
+        if view["seat"] == 1 and view["phase"] == "turn" and me["reservation_free"] and free:
+            return {"type": "reserve", "card": free[0]}
+        return greedy(view)
+
+    table.play_until(lambda ev, v: any(m["reserved_by"] == 1 for m in v["market"]), policy=ben_reserves)
+    page = _seat(new_page, table)
+    card = page.locator("#market .card.dim").first
+    style = card.evaluate("e => { const s = getComputedStyle(e); return {f: s.filter, o: s.opacity, bg: s.backgroundColor, ol: s.outlineStyle}; }")
+    assert style["f"] == "none" and style["o"] == "1" and style["ol"] == "dashed", style
+    cid = int(card.get_attribute("data-card"))
+    colour = ["rgb(213, 94, 0)", "rgb(0, 114, 178)", "rgb(240, 228, 66)", "rgb(0, 158, 115)"][cid // 27]
+    assert style["bg"] == colour, style
+    table.close()
+
+
+def test_phone_fits_board_hand_and_actions_with_44px_targets(midgame, new_page):
+    page = _seat(new_page, midgame, viewport=PHONE_S, has_touch=True, is_mobile=True)
+    page.evaluate("window.scrollTo(0, 0)")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE_S["width"]
+    # Everything one can tap is at least 44×44 CSS px.
+    small = [b for b in _box(page, "button, a[href], select, input, summary")
+             if b["w"] < 44 or b["h"] < 44]
+    assert not small, small
+    # Without scrolling: the route, the Market, the Farm, the first row of the hand and the
+    # action bar are on screen, and the pinned action bar does not cover the hand.
+    bar = page.locator("#actionbar").bounding_box()
+    assert bar["y"] + bar["height"] <= PHONE_S["height"] + 1
+    for sel in (".route", "#market .card", "#farm .card", "#hand .card"):
+        b = page.locator(sel).first.bounding_box()
+        assert b["y"] >= 0 and b["y"] + b["height"] <= bar["y"] + 1, (sel, b, bar)
+
+
+def test_reduced_motion_stops_the_animations(midgame, new_page):
+    moving = _seat(new_page, midgame)
+    still = _seat(new_page, midgame, reduced_motion="reduce")
+    js = "() => getComputedStyle(document.querySelector('.route .ship')).transitionDuration"
+    assert moving.evaluate(js) not in ("0s", "")
+    assert still.evaluate(js) == "0s"
+
+
+def test_web_app_manifest_and_icons(e2e_server, new_page):
+    base = e2e_server.base_url
+    page = new_page()
+    goto(page, base + "/")
+    href = page.eval_on_selector("link[rel=manifest]", "l => l.href")
+    manifest = httpx.get(href)
+    assert manifest.status_code == 200
+    data = json.loads(manifest.text)
+    assert data["display"] == "standalone" and data["name"] == "Traders of Osaka"
+    assert httpx.get(httpx.URL(href).join(data["start_url"])).status_code == 200
+    sizes = set()
+    for icon in data["icons"]:
+        r = httpx.get(httpx.URL(href).join(icon["src"]))
+        assert r.status_code == 200 and r.headers["content-type"].startswith(icon["type"]), icon
+        sizes.add(icon["sizes"])
+    assert {"192x192", "512x512"} <= sizes
+    assert any(i.get("purpose") == "maskable" for i in data["icons"])
+    for rel in ("icon", "apple-touch-icon"):
+        url = page.eval_on_selector(f"link[rel={rel}]", "l => l.href")
+        assert httpx.get(url).status_code == 200, rel
