@@ -93,7 +93,8 @@ export function barView(ctx) {
   const buy = buyState(ctx, me, goods, cost, pay);
   const canSuggest = myTurn(ctx) && goods.length && total(me.hand || []) >= cost;
   const cardWhy = !myTurn(ctx) ? t(v.phase === "turn" ? "table.hint_wait" : "why.not_your_turn")
-    : ctx.sel.market === null ? t("table.hint_turn") : ca.take && ca.reserve ? ca.take : "";
+    // The how-to hint only in your first turns; later the buttons speak for themselves.
+    : ctx.sel.market === null ? ((ctx.turnsPlayed || 0) < 2 ? t("table.hint_turn") : "") : ca.take && ca.reserve ? ca.take : "";
   return [
     decide ? h("div", { class: "bar-group", key: "decide" }, decide) : null,
     h("div", { class: "bar-group", key: "card" },
@@ -102,7 +103,7 @@ export function barView(ctx) {
       h("span", { class: "why" + (ctx.sel.market === null && myTurn(ctx) ? " hint-long" : ""), id: "turn-hint" }, cardWhy)),
     h("div", { class: "bar-group pay", key: "pay" },
       h("span", { class: "paycount" + (buy.why ? "" : " ok") + (buy.bad ? " bad" : ""), id: "paycount" }, t("table.selected", { sel, cost })),
-      actBtn({ id: "btn-suggest", key: "S", label: t("table.suggest"), why: canSuggest ? null : buy.why || t("why.cannot_afford", { sum: total(me.hand || []), cost }), onClick: () => {
+      actBtn({ id: "btn-suggest", key: "S", label: [h("span", { class: "lbl-long" }, t("table.suggest")), h("span", { class: "lbl-short" }, t("table.suggest_short"))], why: canSuggest ? null : buy.why || t("why.cannot_afford", { sum: total(me.hand || []), cost }), onClick: () => {
         const s = suggestPayment(me.hand || [], cost, me.goods.map((g) => g.card));
         if (s) { ctx.sel.pay = new Set(s); ctx.redraw(); announce(t("table.selected", { sel: total(s), cost })); }
       } }),

@@ -27,6 +27,7 @@ export function cardLabel(id, opts = {}) {
   let s = t("card.label", { color: t("color." + cardColor(id)), value: cardValue(id), n: cardIcons(id) });
   if (opts.insured) s += ", " + t("card.insured");
   if (opts.reservedBy) s += ", " + t("table.reserved_by", { name: opts.reservedBy.name });
+  if (opts.fresh) s += ", " + t("card.new");
   return s;
 }
 
@@ -50,6 +51,7 @@ export function cardEl(id, opts = {}) {
   if (opts.insured) cls.push("insured");
   if (opts.dim) cls.push("dim");
   if (opts.pick) cls.push("pick");
+  if (opts.fresh) cls.push("fresh");
   const label = cardLabel(id, opts);
   const attrs = { key: id, class: cls.join(" "), "data-card": id, title: label, "aria-label": label };
   if (opts.button) {

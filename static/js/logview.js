@@ -60,6 +60,22 @@ export function logLine(ev, room, key) {
   return h("li", { key, class: "log-" + ev.type + (cls ? " " + cls : "") }, parts);
 }
 
+/**
+ * The log as one entry per turn (issue 15): first the start (starting hands, token draft),
+ * then each turn as one <li> holding its lines (what the player did and what it caused:
+ * ships, payment, Black Tide, refresh). A turn that has no line yet (it just began) is not
+ * shown; "X's turn" is never a line of its own.
+ */
+export function logEntries(view, room, events) {
+  const groups = [{ key: "start", seat: null, lines: view ? startLines(view, room) : [] }];
+  events.forEach((ev, i) => {
+    if (ev.type === "turn_started") groups.push({ key: "t" + i, seat: ev.seat, lines: [] });
+    else groups[groups.length - 1].lines.push(logLine(ev, room, "e" + i));
+  });
+  return groups.map((g) => ({ ...g, lines: g.lines.filter(Boolean) })).filter((g) => g.lines.length).map((g) =>
+    h("li", { key: g.key, class: "turn-entry" + (g.seat === null ? " start" : "") }, h("ol", { class: "turn-lines" }, g.lines)));
+}
+
 /** Log lines for the public starting hands (R-setup-3), shown first. */
 export function startLines(view, room) {
   const hands = (view && view.starting_hands) || [];

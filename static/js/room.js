@@ -8,7 +8,7 @@ import { api, LiveSocket } from "./net.js";
 import { errorText, playerName } from "./common.js";
 import { WaitingView, copyLink } from "./waiting.js";
 import { buildTable, renderTable, pruneSelection, turnText } from "./table.js";
-import { logLine, startLines } from "./logview.js";
+import { logEntries } from "./logview.js";
 import { announce, keepFocus, installShortcuts, focusRow } from "./keys.js";
 
 const code = document.body.dataset.code;
@@ -101,15 +101,13 @@ function drawTurn() {
   wasMine = tt.mine;
 }
 
-// The log: one <li> per event line (Preact, keyed; only new lines are added to the live region).
-let logLines = [];
-function drawLog(full) {
+// The log: one entry per turn, one <li> per event line inside it (Preact, keyed; only new
+// lines are added to the live region).
+function drawLog() {
   if (!parts) return;
-  if (full) logLines = [...(ctx.view ? startLines(ctx.view, ctx.room) : []), ...ctx.events.map((ev, i) => logLine(ev, ctx.room, "e" + i))];
-  else for (let i = ctx.logCount; i < ctx.events.length; i++) logLines.push(logLine(ctx.events[i], ctx.room, "e" + i));
   ctx.logCount = ctx.events.length;
   parts.log.dataset.start = ctx.view ? "1" : "";
-  render(logLines.filter(Boolean), parts.log);
+  render(logEntries(ctx.view, ctx.room, ctx.events), parts.log);
   logToEnd();
 }
 

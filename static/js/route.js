@@ -37,6 +37,7 @@ export function buildRoute() {
     svg.appendChild(s("text", { class: "loc-name short", x: x + SP / 2, y: H - 10, "text-anchor": "middle", "data-loc": i, "data-short": "1" }));
     if (kind === "danger") svg.appendChild(s("text", { class: "loc-warn", x: x + SP / 2, y: 44, "text-anchor": "middle" }));
   }
+  for (const c of COLORS) svg.appendChild(s("path", { class: "trail trail-" + c }));
   for (const c of COLORS) {
     const g = s("g", { class: "ship ship-" + c, "data-color": c });
     g.appendChild(s("title", {}));
@@ -46,8 +47,9 @@ export function buildRoute() {
   return svg;
 }
 
-/** Place ships (`{"red": 0..5, …}`) and refresh the translated labels. */
-export function updateRoute(svg, ships) {
+/** Place ships (`{"red": 0..5, …}`) and refresh the translated labels. `moved`: {color:
+ *  location it left} for ships that moved since your last turn: they get a wake from there. */
+export function updateRoute(svg, ships, moved = {}) {
   const names = [];
   for (const tx of svg.querySelectorAll("text.loc-name")) {
     const full = t("loc." + tx.dataset.loc);
@@ -71,6 +73,11 @@ export function updateRoute(svg, ships) {
     const g = svg.querySelector(".ship-" + c);
     g.style.transform = `translate(${x}px, ${y}px)`;
     g.dataset.loc = String(at);
+    const from = moved[c];
+    g.classList.toggle("moved", from !== undefined);
+    // The wake: a dashed arc from the space it left to where it is.
+    const x0 = (from ?? at) * SP + SP / 2, wake = svg.querySelector(".trail-" + c);
+    wake.setAttribute("d", from === undefined ? "" : `M${x0} ${y + 4}Q${(x0 + x) / 2} ${y - 30} ${x} ${y + 4}`);
     const label = t("route.ship", { color: t("color." + c), loc: t("loc." + at) });
     g.querySelector("title").textContent = label;
     names.push(label);

@@ -13,6 +13,8 @@ import { buyableGoods, total } from "./payment.js";
 import { buildRoute, updateRoute } from "./route.js";
 import { barView } from "./bar.js";
 import { syncDialog, wireDialog, dialogKey } from "./decide.js";
+import { renderSummary } from "./summary.js";
+import { changesSince, turnsPlayed } from "./changes.js";
 import { roving, rowKeys, SHORTCUTS } from "./keys.js";
 
 function row(id, labelId) {
@@ -23,6 +25,7 @@ function row(id, labelId) {
 export function buildTable(root, ctx) {
   const parts = {
     result: h("section", { class: "panel result", hidden: true }),
+    summary: h("section", { class: "panel summary", id: "summary", hidden: true, "aria-labelledby": "summary-h" }),
     route: buildRoute(),
     market: row("market", "market-h"),
     marketInfo: h("div", { class: "row-info" }),
@@ -46,6 +49,7 @@ export function buildTable(root, ctx) {
     parts.title = h("h1", { class: "sr", id: "table-h" }),
     parts.result,
     h("div", { class: "table-main" },
+      parts.summary,
       h("section", { class: "board panel", "aria-labelledby": "market-h" },
         h("div", { class: "route-box" }, parts.route),
         h("div", { class: "row market-row" }, h("div", { class: "row-top" }, parts.marketTitle, parts.marketInfo), parts.market),
@@ -110,6 +114,7 @@ function slotCards(ctx, slots, where) {
       button: true, tabIndex: tab(m.card), selected: ctx.sel.market === m.card,
       dim: reserved && by !== ctx.seat && where === "market",
       reservedBy: reserved ? pieceOf(ctx, by) : null,
+      fresh: ctx.changes.fresh.has(m.card),
       disabled: !turn,
       onclick: () => { ctx.sel.market = ctx.sel.market === m.card ? null : m.card; ctx.redraw(); },
     });
@@ -117,18 +122,24 @@ function slotCards(ctx, slots, where) {
 }
 
 /** Achievement tokens as symbols, read as one sentence ("Achievement tokens: 2 red, 0 blue…"). */
-function tokensEl(tokens) {
+function tokensEl(tokens, gained = {}) {
   const said = listText(COLORS.map((c) => t("table.token_count", { n: tokens[c] || 0, color: t("color." + c) })));
   return v("span", { class: "tokens", role: "img", "aria-label": t("table.tokens") + ": " + said, title: t("table.tokens") },
-    COLORS.map((c) => v("span", { key: c, class: "tok s-" + c + ((tokens[c] || 0) ? "" : " zero") }, SYMBOL[c], v("b", null, String(tokens[c] || 0)))));
+    COLORS.map((c) => v("span", { key: c, class: "tok s-" + c + ((tokens[c] || 0) ? "" : " zero") + (gained[c] ? " gained" : "") }, SYMBOL[c], v("b", null, String(tokens[c] || 0)))));
 }
 
-function goodsEl(goods) {
+function goodsEl(goods, fresh = new Set()) {
   if (!goods.length) return v("span", { class: "muted" }, t("table.nothing"));
   const by = {};
   for (const g of goods) (by[cardColor(g.card)] ||= []).push(g);
   return v("span", { class: "goods", role: "list" }, COLORS.filter((c) => by[c]).map((c) =>
-    v("span", { key: c, class: "goods-group", role: "listitem" }, by[c].sort((a, b) => cardValue(b.card) - cardValue(a.card)).map((g) => cardEl(g.card, { small: true, insured: g.insured })))));
+    v("span", { key: c, class: "goods-group", role: "listitem" }, by[c].sort((a, b) => cardValue(b.card) - cardValue(a.card)).map((g) => cardEl(g.card, { small: true, insured: g.insured, fresh: fresh.has(g.card) })))));
+}
+
+/** Goods a player lost to a Black Tide since your last turn, as a short note. */
+function lostNote(ctx, seat) {
+  const lost = ctx.changes.lost[seat];
+  return lost ? v("span", { class: "lost-note" }, tn("chg.lost", { cards: listParts(lost.map(cardChip)) })) : null;
 }
 
 function reservationWhere(view, seat) {
@@ -156,11 +167,11 @@ function playerView(ctx, p, seat) {
       p.vp !== undefined && p.vp !== null ? v("span", { class: "badge vp" }, p.vp + " " + t("table.vp")) : null),
     v("div", { class: "pl-line" },
       v("span", { class: "handsize" }, v("span", { class: "pile-back mini", "aria-hidden": "true" }), " ", t("table.hand_size", { n: p.hand_size })),
-      tokensEl(p.tokens),
+      tokensEl(p.tokens, ctx.changes.tokens[seat]),
       v("span", { class: "res-state" + (where ? " used" : ""), title: res },
         v("span", { class: "piece-mini pc-" + PLAYER_COLORS[seat % 4] + (where ? " used" : ""), "aria-hidden": "true" }),
         v("span", { class: "sr" }, res))),
-    v("div", { class: "pl-line" }, v("span", { class: "muted" }, t("table.goods") + ":"), goodsEl(p.goods)),
+    v("div", { class: "pl-line" }, v("span", { class: "muted" }, t("table.goods") + ":"), goodsEl(p.goods, ctx.changes.bought), lostNote(ctx, seat)),
     handover(ctx, seat, rp));
 }
 
@@ -196,15 +207,15 @@ function meView(ctx) {
   const tab = roving(ctx, "hand", hand);
   return [
     v("div", { class: "me-head" },
-      v("h2", { class: "small-h", id: "hand-h" }, t("table.your_hand"), " · ", String(total(hand))),
+      v("h2", { class: "small-h", id: "hand-h" }, t("table.your_hand"), " · ", v("span", { class: "coins" }, t("table.coins", { n: total(hand) }))),
       v("span", { class: "vp-me" }, t("table.your_vp", { n: me.vp ?? 0 })),
-      tokensEl(me.tokens)),
+      tokensEl(me.tokens, ctx.changes.tokens[ctx.seat])),
     v("div", { class: "cards hand", id: "hand", "data-row": "hand", role: "group", "aria-labelledby": "hand-h", ref: wireRow(ctx) },
       hand.length ? hand.map((id) => cardEl(id, {
         button: true, tabIndex: tab(id), selected: ctx.sel.pay.has(id), disabled: w.phase !== "turn",
         onclick: () => { ctx.sel.pay.has(id) ? ctx.sel.pay.delete(id) : ctx.sel.pay.add(id); ctx.redraw(); },
       })) : v("span", { class: "muted" }, t("table.empty"))),
-    v("div", { class: "me-goods" }, v("h2", { class: "small-h" }, t("table.your_goods")), goodsEl(me.goods)),
+    v("div", { class: "me-goods" }, v("h2", { class: "small-h" }, t("table.your_goods")), goodsEl(me.goods, ctx.changes.bought), lostNote(ctx, ctx.seat)),
   ];
 }
 
@@ -234,7 +245,10 @@ export function renderTable(ctx, parts) {
   const w = ctx.view;
   const over = w.phase === "over";
   ctx.dialogKey = () => dialogKey(ctx);
-  updateRoute(parts.route, w.ships);
+  ctx.changes = changesSince(ctx.events || [], w, ctx.seat);
+  ctx.turnsPlayed = turnsPlayed(ctx.events || [], ctx.seat);
+  updateRoute(parts.route, w.ships, ctx.changes.moved);
+  renderSummary(ctx, parts.summary);
   parts.title.textContent = t("table.title");
   parts.marketTitle.textContent = t("table.market");
   parts.farmTitle.textContent = t("table.farm");
@@ -249,6 +263,7 @@ export function renderTable(ctx, parts) {
     v("span", { class: "pile" }, v("span", { class: "pile-back", "aria-hidden": "true" }), t("table.draw_pile"), ": ", v("b", { id: "deck-size" }, String(w.deck_size))),
     v("span", { class: "pile" }, t("table.discard_pile"), ": ", v("b", null, String(w.discard.length)), " ",
       v("span", { class: "lcards" }, top.map((id, i) => [i ? " " : null, cardChip(id)])), w.discard.length > 6 ? " …" : ""),
+    ctx.changes.any ? v("span", { class: "fresh-legend" }, v("span", { class: "lbl-long" }, t("chg.legend")), v("span", { class: "lbl-short" }, t("chg.legend_short"))) : null,
   ], parts.piles);
   parts.result.hidden = !over;
   render(over ? resultView(ctx) : null, parts.result);

@@ -76,7 +76,7 @@ def greedy(view: dict) -> dict:
             return {"type": "buy", "payment": pay}
         # Now and then a Reservation piece goes on the Market's best card (others see it).
         open_market = [m["card"] for m in view["market"] if m["reserved_by"] is None]
-        if me["reservation_free"] and view["turn"] % 5 == 3 and len(open_market) > 1:
+        if me["reservation_free"] and (len(me["hand"]) + view["deck_size"]) % 4 == 0 and len(open_market) > 1:
             return {"type": "reserve", "card": max(open_market, key=value)}
         return {"type": "take", "card": max(mine, key=value)}
     if me["reservation_free"] and free:
@@ -125,6 +125,7 @@ class Table:
             assert j.status_code == 200, j.text
             self.tokens.append(j.json()["token"])
         self.seats: list[Seat] = []
+        self.steps = 0  # actions played by step()
 
     def cookie(self, seat: int) -> dict:
         """The seat cookie a browser context needs to sit in `seat` (Playwright add_cookies)."""
@@ -153,6 +154,7 @@ class Table:
     def step(self, policy: Callable[[dict], dict] = greedy) -> list[dict]:
         """The acting seat plays one action; returns the public events it caused."""
         seat = self.acting()
+        self.steps += 1
         s = self.seats[seat]
         before = len(self.seats[0].events)
         version = s.version

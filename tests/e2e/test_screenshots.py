@@ -81,37 +81,24 @@ def test_screenshots_of_every_screen(e2e_server, new_page):
     table.start()
     table.play_until(lambda ev, v: v["phase"] == "token_draft" and v["to_act"] == 0)
     _sync(ann, table)
-    expect(ann.locator(".overlay:not([hidden]) .token-btn")).to_have_count(4)
+    expect(ann.locator("dialog[open] .token-btn")).to_have_count(4)
     _shot(ann, "dialog-token-draft")
 
     # A payment: the summary says who sold what for how many VPs.
     events = table.play_until(lambda ev, v: any(e["type"] == "payment" for e in ev))
-    _sync(ann, table)
     sales = [e for e in events if e["type"] == "sale"]
+    table.play_until(lambda ev, v: v["phase"] != "insurance")
+    _sync(ann, table)
     summary = ann.locator("#summary")
     expect(summary).to_be_visible()
     for s in sales:
         expect(summary).to_contain_text(NAMES[s["seat"]])
         expect(summary).to_contain_text(f"{s['vp']} VP")
     _shot(ann, "payment")
-    table.close()
 
-    # A Black Tide: Ann's insurance dialog, then the summary of what sank and what was insured.
-    table = _game_with_insurance(base)
-    ann = _seat_ann(new_page, table)
-    _sync(ann, table)
-    expect(ann.locator(".overlay:not([hidden]) #insure-none")).to_be_visible()
-    _shot(ann, "dialog-insurance")
-    ann.set_viewport_size({"width": 390, "height": 844})
-    _shot(ann, "dialog-insurance-390x844")
-    ann.set_viewport_size({"width": 1366, "height": 768})
-    table.play_until(lambda ev, v: v["phase"] != "insurance")
-    _sync(ann, table)
-    expect(summary_of(ann)).to_contain_text("Black Tide")
-    _shot(ann, "black-tide")
-
-    # The table at every size, on Ann's turn.
-    table.play_until(lambda ev, v: v["phase"] == "turn" and v["to_act"] == 0 and v["turn"] > 8)
+    # The table at every size, on Ann's turn, some turns later (what changed is marked).
+    table.play_until(lambda ev, v: v["phase"] == "turn" and v["to_act"] == 0 and table.steps > 18
+                     and any(p["goods"] for p in v["players"][1:]))
     _sync(ann, table)
     for w, h in SIZES:
         ann.set_viewport_size({"width": w, "height": h})
@@ -126,9 +113,27 @@ def test_screenshots_of_every_screen(e2e_server, new_page):
     expect(ann.locator(".result")).to_be_visible()
     _shot(ann, "end")
     ann.set_viewport_size({"width": 390, "height": 844})
-    _shot(ann, "end-390x844")
+    _shot(ann, "end-390x844", full=True)
     table.close()
 
-
-def summary_of(page):
-    return page.locator("#summary")
+    # A Black Tide: Ann's insurance dialog, then the summary of what sank and what was insured.
+    table = _game_with_insurance(base)
+    ann = _seat_ann(new_page, table)
+    _sync(ann, table)
+    expect(ann.locator("dialog[open] #insure-none")).to_be_visible()
+    _shot(ann, "dialog-insurance")
+    ann.set_viewport_size({"width": 390, "height": 844})
+    _shot(ann, "dialog-insurance-390x844")
+    ann.set_viewport_size({"width": 1366, "height": 768})
+    table.play_until(lambda ev, v: v["phase"] != "insurance")
+    _sync(ann, table)
+    tide = ann.locator("#summary .sum-tide")
+    expect(tide).to_contain_text("Black Tide")
+    seen = table.seats[0].events
+    since = max(i for i, e in enumerate(seen) if e["type"] == "payment")
+    for e in seen[since:]:
+        if e["type"] == "sunk" or (e["type"] == "insure" and e["goods"]):
+            expect(tide).to_contain_text(NAMES[e["seat"]] + ":")
+            expect(tide).to_contain_text("lost" if e["type"] == "sunk" else "insured")
+    _shot(ann, "black-tide")
+    table.close()

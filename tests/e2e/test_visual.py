@@ -185,3 +185,72 @@ def test_web_app_manifest_and_icons(e2e_server, new_page):
     for rel in ("icon", "apple-touch-icon"):
         url = page.eval_on_selector(f"link[rel={rel}]", "l => l.href")
         assert httpx.get(url).status_code == 200, rel
+
+
+def _expected_changes(events: list[dict], view: dict, seat: int) -> dict:
+    """What changed since `seat`'s last turn ended, from the events (the oracle for
+    static/js/changes.js): Market/Farm cards drawn since and still there, ships that moved
+    (colour → where from), goods bought since, tokens gained per seat."""
+    acts = [i for i, e in enumerate(events) if e["type"] in ("take", "reserve", "buy", "pass") and e.get("seat") == seat]
+    start = 0
+    if acts:
+        start = next((i for i in range(acts[-1], len(events)) if events[i]["type"] == "turn_started"), len(events))
+    on_table = {m["card"] for m in view["market"] + view["farm"]}
+    out = {"fresh": set(), "moved": {}, "bought": set(), "tokens": {}}
+    for e in events[start:]:
+        if e["type"] == "refresh":
+            out["fresh"] |= {c for c in e["market"] + e["farm"] if c in on_table}
+        elif e["type"] in ("ship_moved", "ship_returned"):
+            out["moved"].setdefault(e["color"], e["from"])
+        elif e["type"] == "buy":
+            out["bought"] |= set(e["goods"])
+        elif e["type"] == "token_gained":
+            out["tokens"].setdefault(e["seat"], set()).add(e["color"])
+    out["moved"] = {c: f for c, f in out["moved"].items() if view["ships"][c] != f}
+    return out
+
+
+def test_what_changed_since_your_last_turn_is_marked(e2e_server, new_page):
+    table = Table(e2e_server.base_url, ["Ann", "Ben", "Cleo"])
+    table.start()
+
+    def worth_a_look(events, view):
+        if view["phase"] != "turn" or view["to_act"] != 0:
+            return False
+        ch = _expected_changes(table.seats[0].events, view, 0)
+        return bool(ch["fresh"] and ch["moved"] and ch["bought"])
+
+    table.play_until(worth_a_look)
+    ch = _expected_changes(table.seats[0].events, table.view, 0)
+    page = _seat(new_page, table)
+    fresh = page.eval_on_selector_all("#market .card.fresh, #farm .card.fresh", "els => els.map(e => +e.dataset.card)")
+    assert set(fresh) == ch["fresh"]
+    moved = page.eval_on_selector_all(".route .ship.moved", "els => els.map(e => e.dataset.color)")
+    assert set(moved) == set(ch["moved"])
+    for c in ch["moved"]:
+        assert page.get_attribute(f".route .trail-{c}", "d"), c
+    owned = {g["card"] for p in table.view["players"] for g in p["goods"]}
+    bought = page.eval_on_selector_all(".player .card.fresh", "els => els.map(e => +e.dataset.card)")
+    assert set(bought) == ch["bought"] & owned
+    for seat, colours in ch["tokens"].items():
+        assert page.locator(f'.player[data-seat="{seat}"] .tok.gained').count() == len(colours)
+    assert "new since your last turn" in page.inner_text(".piles")
+    assert "new since your last turn" in page.get_attribute("#market .card.fresh, #farm .card.fresh >> nth=0", "aria-label")
+    # Marked cards pulse, and the moved ships rock, except with reduced motion.
+    anim = "() => [getComputedStyle(document.querySelector('.card.fresh')).animationName," \
+           " getComputedStyle(document.querySelector('.ship.moved .ship-body')).animationName]"
+    assert page.evaluate(anim) == ["fresh", "bob"]
+    still = _seat(new_page, table, reduced_motion="reduce")
+    assert still.evaluate(anim) == ["none", "none"]
+
+    # The log: one entry per turn, led by that turn's player; no "X's turn." lines.
+    entries = page.eval_on_selector_all("#log > li.turn-entry:not(.start)",
+                                        "els => els.map(e => e.querySelector('.turn-lines > li').textContent)")
+    events = table.seats[0].events
+    starts = [i for i, e in enumerate(events) if e["type"] == "turn_started"]
+    with_lines = [i for k, i in enumerate(starts) if (starts[k + 1] if k + 1 < len(starts) else len(events)) > i + 1]
+    assert len(entries) == len(with_lines)
+    for i, text in zip(with_lines, entries):
+        assert text.startswith(["Ann", "Ben", "Cleo"][events[i]["seat"]]), (text, events[i])
+    assert not [t for t in page.eval_on_selector_all("#log li", "els => els.map(e => e.textContent)") if t.endswith("'s turn.")]
+    table.close()
