@@ -211,7 +211,7 @@ def test_a_game_against_a_bot_reaches_the_result_screen(e2e_server, new_page, sh
     log = me.inner_text("#log")
     assert "Game over" in log
     # Sales read as sentences: "Solo sold 2 ◆ red goods ◆3 ◆2: price 3 × 2 = 6 → 10 → 2 VP."
-    lines = me.eval_on_selector_all("#log li", "els => els.map(e => e.textContent)")
+    lines = me.eval_on_selector_all("#log .turn-lines > li", "els => els.map(e => e.textContent)")
     sales = [line for line in lines if " sold " in line]
     assert sales, log
     for line in sales:

@@ -252,5 +252,5 @@ def test_what_changed_since_your_last_turn_is_marked(e2e_server, new_page):
     assert len(entries) == len(with_lines)
     for i, text in zip(with_lines, entries):
         assert text.startswith(["Ann", "Ben", "Cleo"][events[i]["seat"]]), (text, events[i])
-    assert not [t for t in page.eval_on_selector_all("#log li", "els => els.map(e => e.textContent)") if t.endswith("'s turn.")]
+    assert not [t for t in page.eval_on_selector_all("#log .turn-lines > li", "els => els.map(e => e.textContent)") if t.endswith("'s turn.")]
     table.close()
