@@ -139,7 +139,7 @@ function goodsEl(goods, fresh = new Set()) {
 /** Goods a player lost to a Black Tide since your last turn, as a short note. */
 function lostNote(ctx, seat) {
   const lost = ctx.changes.lost[seat];
-  return lost ? v("span", { class: "lost-note" }, tn("chg.lost", { cards: listParts(lost.map(cardChip)) })) : null;
+  return lost ? v("span", { class: "lost-note" }, tn("chg.lost", { cards: v("span", { class: "lcards" }, lost.map(cardChip)) })) : null;
 }
 
 function reservationWhere(view, seat) {

@@ -95,7 +95,7 @@ export default {
   "table.goods": "Waren",
   "table.tokens": "Leistungsplättchen",
   "table.vp": "SP",
-  "table.your_vp": "Deine Siegpunkte: {n}",
+  "table.your_vp": "Deine SP: {n}",
   "table.hand_size": "{n} Karten auf der Hand",
   "table.hand_size_one": "1 Karte auf der Hand",
   "table.res_free": "Reservierungsstein frei",
