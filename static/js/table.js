@@ -13,7 +13,6 @@ import { buyableGoods, total } from "./payment.js";
 import { buildRoute, updateRoute } from "./route.js";
 import { barView } from "./bar.js";
 import { syncDialog, wireDialog, dialogKey } from "./decide.js";
-import { renderSummary } from "./summary.js";
 import { changesSince, turnsPlayed } from "./changes.js";
 import { roving, rowKeys, SHORTCUTS } from "./keys.js";
 
@@ -248,7 +247,8 @@ export function renderTable(ctx, parts) {
   ctx.changes = changesSince(ctx.events || [], w, ctx.seat);
   ctx.turnsPlayed = turnsPlayed(ctx.events || [], ctx.seat);
   updateRoute(parts.route, w.ships, ctx.changes.moved);
-  renderSummary(ctx, parts.summary);
+  // The payment summary's module comes only once there was a payment (not on first load).
+  if ((ctx.events || []).some((e) => e.type === "payment")) import("./summary.js").then((m) => m.renderSummary(ctx, parts.summary));
   parts.title.textContent = t("table.title");
   parts.marketTitle.textContent = t("table.market");
   parts.farmTitle.textContent = t("table.farm");

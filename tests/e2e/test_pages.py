@@ -13,7 +13,9 @@ from playwright.sync_api import expect
 from .conftest import DESKTOP, PHONE, ROOT
 from .helpers import goto, EVIL_NAME, choose_token, create_room, join_room, my_seat
 
-BUDGET_BYTES = 150 * 1000  # the JS + CSS one page loads, uncompressed
+# The JS + CSS one page loads, uncompressed: 150 KB before issue 15, whose card faces, map,
+# summaries and change marks add about 10 KB (docs/ui.md "Page weight").
+BUDGET_BYTES = 160 * 1000
 
 
 def _loaded_js_css(page) -> dict[str, int]:
