@@ -26,6 +26,7 @@ from ..security import normalize_code
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES_DIR = ROOT / "templates"
 STATIC_DIR = ROOT / "static"
+MANIFEST = TEMPLATES_DIR / "manifest.webmanifest"
 
 templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
 
@@ -74,6 +75,15 @@ async def rules(request: Request) -> HTMLResponse:
     """The rules as implemented (docs/rules.md, English), each rule anchored by its id
     (`/rules#R-pay-9`): the how-to-play page links its sections here."""
     return _page(request, "rules.html", "rules", rules=rules_html())
+
+
+@router.get("/manifest.webmanifest")
+async def web_app_manifest() -> Response:
+    """The web app manifest (W3C "Web Application Manifest"), so a phone can add the game to
+    its home screen. Served beside the pages, not under /static/, so that its relative URLs
+    (start `./`, icons `static/img/…`) resolve to the app's root under any URL prefix."""
+    return Response(MANIFEST.read_bytes(), media_type="application/manifest+json",
+                    headers={"Cache-Control": "no-cache"})
 
 
 @router.get("/r/{code}", response_class=HTMLResponse)

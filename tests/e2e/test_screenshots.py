@@ -98,6 +98,7 @@ def test_screenshots_of_every_screen(e2e_server, new_page):
 
     # The table at every size, on Ann's turn, some turns later (what changed is marked).
     table.play_until(lambda ev, v: v["phase"] == "turn" and v["to_act"] == 0 and table.steps > 18
+                     and len(v["players"][0]["hand"]) >= 2
                      and any(p["goods"] for p in v["players"][1:]))
     _sync(ann, table)
     for w, h in SIZES:

@@ -39,13 +39,13 @@ def _box(page, selector: str) -> list[dict]:
 @pytest.fixture(scope="module")
 def midgame(e2e_server):
     """A three-player game after some turns: opponents hold merchandise, some of it insured
-    after a Black Tide, it is seat 0's turn."""
+    after a Black Tide, it is seat 0's turn and seat 0 holds cards."""
     for _ in range(6):
         table = Table(e2e_server.base_url, ["Ann", "Ben", "Cleo"])
         table.start()
         try:
             table.play_until(lambda ev, v: any(g["insured"] for p in v["players"][1:] for g in p["goods"])
-                             and v["phase"] == "turn" and v["to_act"] == 0
+                             and v["phase"] == "turn" and v["to_act"] == 0 and len(v["players"][0]["hand"]) >= 2
                              and sum(len(p["goods"]) for p in v["players"][1:]) >= 3)
             yield table
             table.close()
