@@ -244,8 +244,11 @@ def test_what_changed_since_your_last_turn_is_marked(e2e_server, new_page):
     assert still.evaluate(anim) == ["none", "none"]
 
     # The log: one entry per turn, led by that turn's player; no "X's turn." lines.
-    entries = page.eval_on_selector_all("#log > li.turn-entry:not(.start)",
-                                        "els => els.map(e => e.querySelector('.turn-lines > li').textContent)")
+    # Each entry's first line as read out (the swatch before a name is aria-hidden).
+    entries = page.eval_on_selector_all(
+        "#log > li.turn-entry:not(.start)",
+        "els => els.map(e => { const c = e.querySelector('.turn-lines > li').cloneNode(true);"
+        " c.querySelectorAll('[aria-hidden=true]').forEach(x => x.remove()); return c.textContent; })")
     events = table.seats[0].events
     starts = [i for i, e in enumerate(events) if e["type"] == "turn_started"]
     with_lines = [i for k, i in enumerate(starts) if (starts[k + 1] if k + 1 < len(starts) else len(events)) > i + 1]
