@@ -6,7 +6,7 @@
 import { h, render } from "../vendor/preact.js";
 import { t, tn, listParts } from "./i18n.js";
 import { cardChip, colorChip, cardValue } from "./cards.js";
-import { playerName } from "./common.js";
+import { nameTag } from "./common.js";
 
 /**
  * The latest payment among `events` (oldest first): {at: its index, colors: ships at Edo,
@@ -33,7 +33,7 @@ export function lastPayment(events) {
 
 const chips = (ids) => h("span", { class: "lcards" }, (ids || []).slice().sort((a, b) => cardValue(b) - cardValue(a)).map(cardChip));
 const colors = (cs) => listParts(cs.map((c) => colorChip(c)));
-const name = (ctx, seat) => h("b", { class: "lname" }, playerName(ctx.room, seat));
+const name = (ctx, seat) => nameTag(ctx.room, seat, { tag: "b", cls: "lname" });
 
 function saleLines(ctx, p) {
   if (!p.sales.length) return [h("li", { key: "none", class: "muted" }, t("sum.nobody_sold"))];
