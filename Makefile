@@ -31,9 +31,10 @@ run: migrate
 	$(VENV)/bin/osaka serve --host $(HOST) --port $(PORT)
 
 # Debian packages the tests drive, installed when missing (as root; else the command is shown):
-# chromium (browser tests, /usr/bin/chromium) and
-# docker-compose (`docker-compose config` checks of docker-compose.yml; no daemon needed).
-TEST_DEBS := chromium docker-compose
+# chromium (browser tests, /usr/bin/chromium),
+# docker-compose (`docker-compose config` checks of docker-compose.yml; no daemon needed) and
+# caddy (the reverse proxy in front of the app under a path prefix, tests/e2e/test_prefix_proxy.py).
+TEST_DEBS := chromium docker-compose caddy
 test-debs:
 	@missing=""; for p in $(TEST_DEBS); do command -v $$p >/dev/null || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \

@@ -33,11 +33,12 @@ def main(argv: list[str] | None = None) -> int:
     from .shutdown import serve
     app = create_app(settings)
     # Logging stays ours (JSON lines, app/logs.py): no uvicorn log config, no uvicorn access
-    # log (app.logs.AccessLog writes it). Behind a reverse proxy, X-Forwarded-For/-Proto are
-    # honoured from the addresses in FORWARDED_ALLOW_IPS only (uvicorn's ProxyHeadersMiddleware).
+    # log (app.logs.AccessLog writes it). Behind a reverse proxy, X-Forwarded-For/-Proto/-Prefix
+    # are honoured from the addresses in FORWARDED_ALLOW_IPS only: by the app itself
+    # (app.prefix.Forwarded, around uvicorn's ProxyHeadersMiddleware), so not by uvicorn here.
     serve(app, app.state.live, host=settings.host, port=settings.port,
           log_config=None, log_level=uvicorn_level(settings.log_level), access_log=False,
-          proxy_headers=True, forwarded_allow_ips=settings.forwarded_allow_ips,
+          proxy_headers=False,
           ws_max_size=settings.ws_max_size, ws_ping_interval=settings.ws_ping_interval_s,
           ws_ping_timeout=settings.ws_ping_timeout_s)
     return 0

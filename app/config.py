@@ -4,6 +4,7 @@ from __future__ import annotations
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from .prefix import RESERVED, normalize_prefix
 from .ratelimit import parse_limits
 
 
@@ -44,8 +45,9 @@ class Settings(BaseSettings):
     connect_address_limit: str = "60/10seconds;600/minute"
     max_arrivals_waiting: int = Field(16, ge=1)
     cookie_secure: bool = False                   # Secure seat cookies always (else only on https requests)
-    # reverse proxy: comma-separated addresses (or "*") whose X-Forwarded-For/-Proto are trusted
+    # reverse proxy: comma-separated addresses (or "*") whose X-Forwarded-For/-Proto/-Prefix are trusted
     forwarded_allow_ips: str = "127.0.0.1,::1"
+    root_path: str = ""                           # URL path prefix the app is served under ("/osaka"; app/prefix.py)
     max_body_bytes: int = Field(65536, ge=1024)   # larger HTTP bodies get 413 too_large
     # abuse limits per client address (app/ratelimit.py; `limits` notation, "off" = none)
     room_create_limit: str = "10/minute;60/hour"  # rooms created
@@ -59,3 +61,13 @@ class Settings(BaseSettings):
         """A typo in a limit stops the server at start, not silently at the first request."""
         parse_limits(value)
         return value
+
+    @field_validator("root_path")
+    @classmethod
+    def _root_path(cls, value: str) -> str:
+        """`/osaka/` → `/osaka`; a prefix that is no plain path stops the server at start."""
+        prefix = normalize_prefix(value)
+        if prefix is None:
+            raise ValueError(f"ROOT_PATH must be a path like /osaka (not starting with one of "
+                             f"{', '.join(sorted(RESERVED))}), got {value!r}")
+        return prefix

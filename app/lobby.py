@@ -67,6 +67,14 @@ async def lobby_rooms(session: AsyncSession, present: dict[str, int], per_creato
     return [_entry(r, present[r.code]) for r in rank(rooms, present, per_creator)]
 
 
+def with_root(entries: list[dict], root: str) -> list[dict]:
+    """Lobby entries (`lobby_rooms`) with each `url` under the URL prefix `root` (`/osaka`;
+    app/prefix.py); the same list when `root` is empty."""
+    if not root:
+        return entries
+    return [{**e, "url": room_url(e["code"], root)} for e in entries]
+
+
 def present_people(codes: Iterable[str], connected_seats: Callable[[str], set[int]]) -> dict[str, int]:
     """Room code → seats with a live connection (`connected_seats`: this process's and the
     others', app/live/broadcast.py), for the rooms `codes` (those with a connection here or

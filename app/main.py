@@ -18,6 +18,7 @@ from .live.hub import dumps
 from .live.service import Live
 from .logs import AccessLog
 from .migrate import head_revisions
+from .prefix import Forwarded
 from .ratelimit import Limiter
 from .routes import health, pages, rooms, ws
 
@@ -105,8 +106,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_error_handlers(app)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     app.add_middleware(AccessLog)  # also logs the 413s of BodyLimit
-    # Outermost: room sockets over the connection limits cost nothing further (admission.py).
+    # Room sockets over the connection limits cost nothing further (admission.py).
     app.add_middleware(AdmissionGate, admission=live.sockets.admission)
+    # Outermost: the URL prefix and the proxy headers of trusted proxies (app/prefix.py).
+    app.add_middleware(Forwarded, trusted_hosts=settings.forwarded_allow_ips, root_path=settings.root_path)
     app.include_router(health.router)
     app.include_router(rooms.router)
     app.include_router(ws.router)

@@ -30,9 +30,10 @@ HOST_SEAT = 0
 BOT_NAMES = {"easy": "Bot (easy)", "normal": "Bot (normal)", "hard": "Bot (hard)"}
 
 
-def room_url(code: str) -> str:
-    """The page of a room: ``/r/{code}``."""
-    return f"/r/{code}"
+def room_url(code: str, root: str = "") -> str:
+    """The page of a room: ``{root}/r/{code}``; `root` is the URL prefix the request came
+    under (`app.prefix.root_of`, `""` at the root, e.g. ``/osaka``)."""
+    return f"{root}/r/{code}"
 
 
 def iso(ts: datetime) -> str:

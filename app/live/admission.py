@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from starlette.websockets import WebSocket
 
 from ..logs import log_event
+from ..prefix import route_path
 from ..ratelimit import Limiter, address_key
 from ..security import normalize_code
 from .handshake import refuse_socket, token_of
@@ -85,16 +86,17 @@ class Admission:
 
 
 class AdmissionGate:
-    """Pure ASGI middleware (the outermost): a room WebSocket over the per-seat or per-address
+    """Pure ASGI middleware (outermost but for app.prefix.Forwarded): a room WebSocket over the per-seat or per-address
     limit gets `error too_many_connections` and close 4429 before anything else runs."""
 
     def __init__(self, app, admission: Admission):
         self.app, self.admission = app, admission
 
     async def __call__(self, scope, receive, send):
-        if scope["type"] == "websocket" and scope["path"].startswith(ROOM_SOCKET_PREFIX):
+        path = route_path(scope) if scope["type"] == "websocket" else ""
+        if path.startswith(ROOM_SOCKET_PREFIX):
             ws = WebSocket(scope, receive, send)
-            token, _ = token_of(ws, normalize_code(scope["path"][len(ROOM_SOCKET_PREFIX):]))
+            token, _ = token_of(ws, normalize_code(path[len(ROOM_SOCKET_PREFIX):]))
             if not self.admission.admit(ws.client.host if ws.client else None, token):
                 return await refuse_socket(ws, REFUSED_CODE, "Too many connections; try again later.",
                                            REFUSED_CLOSE_CODE)

@@ -51,7 +51,7 @@ class Broadcaster:
         """Send the summary of `room` (read under its lock) to every connection of the room."""
         base = self.summary(room, None)
         for conn in self.hub.of(room.code):
-            conn.send({"type": "room", "room": {**base, "you": conn.seat}})
+            conn.send({"type": "room", "room": {**base, "you": conn.seat, "url": R.room_url(room.code, conn.root)}})
 
     # ----------------------------------------------------------------- game
     def send_sync(self, conn: Connection, table: Table) -> None:

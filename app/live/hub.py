@@ -15,6 +15,8 @@ from typing import Any, Callable
 import orjson
 from starlette.websockets import WebSocket
 
+from ..prefix import root_of
+
 log = logging.getLogger("osaka.hub")
 CLOSE_TIMEOUT_S = 5.0
 
@@ -37,6 +39,7 @@ class Connection:
         self.ws = ws
         self.room = room
         self.seat = seat
+        self.root = root_of(getattr(ws, "scope", {}))  # the URL prefix it came under (app/prefix.py)
         self.closed = False
         self.closing = False  # set when the connection must be closed after a flush
         self.on_drop: Callable[[Connection], None] | None = None  # told when dropped for slowness

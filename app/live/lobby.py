@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from starlette.websockets import WebSocket
 
 from ..config import Settings
-from ..lobby import lobby_rooms
+from ..lobby import lobby_rooms, with_root
 from .events import RoomChanged
 from .frames import GONE, next_frame, refuse
 from .hub import Connection, Hub, dumps
@@ -43,7 +43,7 @@ class LobbyFeed:
         self.hub.lobby.add(conn)
         max_bad = self.settings.max_bad_messages
         try:
-            conn.send({"type": "rooms", "rooms": await self.rooms()})
+            conn.send({"type": "rooms", "rooms": with_root(await self.rooms(), conn.root)})
             while True:
                 text = await next_frame(conn, max_bad=max_bad)
                 if text is GONE:
@@ -92,9 +92,13 @@ class LobbyFeed:
         if not self.hub.lobby:
             self._sent = None
             return
-        text = dumps({"type": "rooms", "rooms": await self.rooms()})
+        rooms = await self.rooms()
+        text = dumps({"type": "rooms", "rooms": rooms})
         if text == self._sent:
             return
         self._sent = text
+        texts = {"": text}  # by URL prefix: one text for the connections of each (app/prefix.py)
         for conn in list(self.hub.lobby):
-            conn.send(text)
+            if conn.root not in texts:
+                texts[conn.root] = dumps({"type": "rooms", "rooms": with_root(rooms, conn.root)})
+            conn.send(texts[conn.root])

@@ -14,6 +14,7 @@ from datetime import datetime
 from sqlalchemy import bindparam, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from .. import rooms as R
 from ..models import Room, Seat, utcnow
 from .broadcast import Broadcaster
 from .events import Events, PresenceChanged
@@ -67,7 +68,8 @@ class Presence:
                 await self.broadcaster.broadcast_room(held.session, code)  # presence changed: tell everyone
             else:  # a spectator or another tab: only this connection needs the summary
                 conn.send({"type": "room", "room": {**self.broadcaster.summary(room, conn.seat),
-                                                    "status": now.status, "version": now.version}})
+                                                    "status": now.status, "version": now.version,
+                                                    "url": R.room_url(code, conn.root)}})
             self.broadcaster.send_sync(conn, table)
         if (seat_arrived or not was_busy) and conn.lobby_relevant:  # the lobby counts people present
             self.lobby.mark_dirty()

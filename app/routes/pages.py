@@ -20,6 +20,7 @@ from fastapi.templating import Jinja2Templates
 from sqlalchemy import select
 
 from ..models import Room
+from ..prefix import root_of
 from ..rulesdoc import rules_html
 from ..security import normalize_code
 
@@ -28,7 +29,15 @@ TEMPLATES_DIR = ROOT / "templates"
 STATIC_DIR = ROOT / "static"
 MANIFEST = TEMPLATES_DIR / "manifest.webmanifest"
 
-templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
+
+
+def _urls(request: Request) -> dict[str, str]:
+    """Template context of every page: `root`, the URL prefix of the request (`""` or
+    `/osaka`, app/prefix.py); every URL in the templates starts with it."""
+    return {"root": root_of(request)}
+
+
+templates = Jinja2Templates(directory=str(TEMPLATES_DIR), context_processors=[_urls])
 
 router = APIRouter(include_in_schema=False)
 
@@ -100,13 +109,14 @@ async def room_page(request: Request, code: str) -> Response:
     if canonical is None:
         return _not_found_page(request, code)
     if canonical != code:
-        return RedirectResponse(f"/r/{canonical}", status_code=301)
+        return RedirectResponse(f"{root_of(request)}/r/{canonical}", status_code=301)
     return _page(request, "room.html", "room", code=canonical)
 
 
 @router.get("/r/{code}/qr.svg")
 async def room_qr(request: Request, code: str) -> Response:
-    """SVG QR code of the room's absolute URL (`{base_url}r/{CODE}`, canonical code), for
+    """SVG QR code of the room's absolute URL (`{base_url}r/{CODE}`, canonical code: scheme,
+    host, port and prefix as the proxy forwarded the request, app/prefix.py), for
     friends at the same table; 404 for a code of no room. Made with segno
     (https://segno.readthedocs.io): error correction M, a 4-module quiet zone, dark modules
     black on white."""

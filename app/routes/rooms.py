@@ -4,9 +4,11 @@ from __future__ import annotations
 from fastapi import APIRouter, Path, Request, Response
 
 from .. import rooms as R
+from ..lobby import with_root
 from ..deps import LiveDep, SessionDep, TokenDep
 from ..errors import ApiError
 from ..names import check_name
+from ..prefix import root_of
 from ..ratelimit import address_hash, check_waiting_rooms
 from ..schemas import (BotIn, CreateRoomIn, CreateRoomOut, JoinRoomIn, JoinRoomOut, LobbyRoomOut,
                        RoomOut, SeatOut, StatusOut)
@@ -28,9 +30,10 @@ def _seat_number(raw: str) -> int:
 def _set_seat_cookie(request: Request, response: Response, live, code: str, token: str) -> None:
     # Secure when COOKIE_SECURE is set or the request came over https — directly, or through a
     # trusted proxy's X-Forwarded-Proto (uvicorn rewrites the scheme; FORWARDED_ALLOW_IPS).
+    # Path: the app's prefix (app/prefix.py), so other apps on the same host never see it.
     secure = live.settings.cookie_secure or request.url.scheme == "https"
-    response.set_cookie(cookie_name(code), token, max_age=COOKIE_MAX_AGE_S, path="/", httponly=True,
-                        samesite="lax", secure=secure)
+    response.set_cookie(cookie_name(code), token, max_age=COOKIE_MAX_AGE_S, path=root_of(request) or "/",
+                        httponly=True, samesite="lax", secure=secure)
 
 
 @router.post("", status_code=201, response_model=CreateRoomOut,
@@ -49,21 +52,21 @@ async def create_room(body: CreateRoomIn, request: Request, response: Response, 
     await session.commit()  # a new room: nobody can hold its lock yet
     _set_seat_cookie(request, response, live, room.code, token)
     await live.room_created(room.code, body.public)
-    return {"code": room.code, "url": R.room_url(room.code), "seat": 0, "token": token}
+    return {"code": room.code, "url": R.room_url(room.code, root_of(request)), "seat": 0, "token": token}
 
 
 @router.get("", response_model=list[LobbyRoomOut])
-async def list_rooms(live: LiveDep, session: SessionDep):
+async def list_rooms(request: Request, live: LiveDep, session: SessionDep):
     """The open public rooms: waiting, a seat free, a seated person connected (app/lobby.py)."""
-    return await live.lobby.rooms(session)
+    return with_root(await live.lobby.rooms(session), root_of(request))
 
 
 @router.get("/{code}", response_model=RoomOut, responses=ERRORS)
-async def show_room(code: str, live: LiveDep, session: SessionDep, token: TokenDep):
+async def show_room(code: str, request: Request, live: LiveDep, session: SessionDep, token: TokenDep):
     """The room summary; `you` is the caller's seat (from the cookie or Bearer token) or null."""
     room = await R.load_room(session, code)
     seat = R.seat_of(room, token)
-    return live.summary(room, seat.seat if seat else None)
+    return {**live.summary(room, seat.seat if seat else None), "url": R.room_url(room.code, root_of(request))}
 
 
 # Every change below runs in `live.tables.change` (app/live/tables.py): under the room's lock,
@@ -79,11 +82,11 @@ async def join_room(code: str, body: JoinRoomIn, request: Request, response: Res
     room = await R.load_room(session, code)
     mine = R.seat_of(room, token)
     if mine is not None:
-        return {"code": room.code, "url": R.room_url(room.code), "seat": mine.seat, "token": token}
+        return {"code": room.code, "url": R.room_url(room.code, root_of(request)), "seat": mine.seat, "token": token}
     async with live.tables.change(room.code, release=session) as held:
         seat, new = await R.join_room(held.session, held.room, body.name)
     _set_seat_cookie(request, response, live, room.code, new)
-    return {"code": room.code, "url": R.room_url(room.code), "seat": seat.seat, "token": new}
+    return {"code": room.code, "url": R.room_url(room.code, root_of(request)), "seat": seat.seat, "token": new}
 
 
 @router.post("/{code}/bots", response_model=SeatOut, responses=ERRORS)

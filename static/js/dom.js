@@ -1,6 +1,13 @@
 // Tiny DOM helpers. Every piece of text goes in through textContent / createTextNode:
 // no user data is ever parsed as HTML (names may contain "<b>" and must show as typed).
 
+/** The URL prefix the page came under ("" at the root, "/osaka" behind a proxy: the server's
+ *  <html data-root>, docs/deploy.md). Every URL the scripts build starts with it: appUrl. */
+export const ROOT = document.documentElement.dataset.root || "";
+
+/** appUrl("/r/ABC") -> "/osaka/r/ABC": a path of the app under the page's prefix. */
+export function appUrl(path) { return ROOT + path; }
+
 /** h("div", {class: "x", onclick: fn, dataset: {a: 1}}, "text", child, [more]) -> Element */
 export function h(tag, attrs, ...children) {
   const el = document.createElement(tag);

@@ -1,6 +1,6 @@
 // Home page: create a room, and the live list of open public rooms (/ws/lobby).
 import { h, render } from "../vendor/preact.js";
-import { toast } from "./dom.js";
+import { toast, appUrl } from "./dom.js";
 import { initI18n, t, tn, onLangChange, listParts } from "./i18n.js";
 import { api, LiveSocket } from "./net.js";
 import { rememberedName, rememberName, validName, errorText, nameTag } from "./common.js";
@@ -23,7 +23,7 @@ function renderRooms() {
       h("b", { class: "room-code" }, r.code),
       h("span", { class: "room-players" }, tn("home.players", { names: listParts(names(r)) })),
       h("span", { class: "muted" }, t("home.seats_free", { n: r.seats_free }))),
-    h("a", { class: "btn", href: r.url && r.url.startsWith("/") ? r.url : "/r/" + encodeURIComponent(r.code),
+    h("a", { class: "btn", href: appUrl("/r/" + encodeURIComponent(r.code)),
       "aria-label": t("home.join") + ": " + r.code }, t("home.join")),
   )), document.getElementById("lobby-list"));
 }
@@ -45,7 +45,7 @@ async function main() {
     try {
       const r = await api("POST", "/api/rooms", { name: n, public: pub });
       rememberName(n);
-      location.href = "/r/" + encodeURIComponent(r.code);
+      location.href = appUrl("/r/" + encodeURIComponent(r.code));
     } catch (e) {
       err.textContent = errorText(e.code, e.fields);
       btn.disabled = false;

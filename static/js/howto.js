@@ -5,6 +5,7 @@ import { h, render } from "../vendor/preact.js";
 import { initI18n, t, onLangChange, currentLang } from "./i18n.js";
 import { cardEl } from "./cards.js";
 import { buildRoute, updateRoute } from "./route.js";
+import { ROOT, appUrl } from "./dom.js";
 
 const texts = {};
 
@@ -46,10 +47,11 @@ async function draw() {
 function backToGame() {
   let ref = null;
   try { ref = new URL(document.referrer); } catch (e) { return; }
-  const m = ref.origin === location.origin && ref.pathname.match(/^\/r\/([A-Za-z0-9_-]{1,32})$/);
+  const path = ref.pathname.startsWith(ROOT + "/") ? ref.pathname.slice(ROOT.length) : "";
+  const m = ref.origin === location.origin && path.match(/^\/r\/([A-Za-z0-9_-]{1,32})$/);
   if (!m) return;
   const a = document.getElementById("back-game");
-  a.href = "/r/" + m[1];
+  a.href = appUrl("/r/" + m[1]);
   a.hidden = false;
 }
 

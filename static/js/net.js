@@ -1,5 +1,7 @@
 // HTTP and WebSocket plumbing. The player token lives in an HttpOnly cookie that the browser
-// sends by itself on same-origin fetch and WebSocket calls; scripts never see it.
+// sends by itself on same-origin fetch and WebSocket calls; scripts never see it. Paths are
+// the app's ("/api/rooms"): the page's URL prefix is put in front here (dom.js appUrl).
+import { appUrl } from "./dom.js";
 
 /** An error the server refused with: {code, message, status, fields (the error object's
  *  parameters, e.g. retry_after_s)}. */
@@ -11,7 +13,7 @@ export class ApiError extends Error {
 export async function api(method, path, body) {
   let res;
   try {
-    res = await fetch(path, {
+    res = await fetch(appUrl(path), {
       method,
       credentials: "same-origin",
       headers: body === undefined ? {} : { "Content-Type": "application/json" },
@@ -62,9 +64,11 @@ export class LiveSocket {
     window.addEventListener("offline", () => this.dead());
   }
 
+  /** ws(s):// URL of the socket: the page's origin and prefix (wss: on an https page). */
   url() {
-    const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    return proto + "//" + location.host + this.path;
+    const u = new URL(appUrl(this.path), location.href);
+    u.protocol = u.protocol === "https:" ? "wss:" : "ws:";
+    return u.href;
   }
 
   connect() {

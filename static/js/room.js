@@ -2,7 +2,7 @@
 // game table and the result. Reconnects by itself; a reload finds the seat again through
 // the HttpOnly cookie the server set at create/join.
 import { render } from "../vendor/preact.js";
-import { h, fill, toast, banner } from "./dom.js";
+import { h, fill, toast, banner, appUrl } from "./dom.js";
 import { initI18n, t, onLangChange } from "./i18n.js";
 import { api, LiveSocket } from "./net.js";
 import { errorText, playerName } from "./common.js";
@@ -212,7 +212,7 @@ async function main() {
   } catch (e) {
     if (e.status === 404) {
       mode = "missing";
-      fill(root, h("section", { class: "panel" }, h("h1", null, t("room.not_found")), h("a", { class: "btn", href: "/" }, t("room.back_home"))));
+      fill(root, h("section", { class: "panel" }, h("h1", null, t("room.not_found")), h("a", { class: "btn", href: appUrl("/") }, t("room.back_home"))));
       return;
     }
     toast(errorText(e.code, e.fields));

@@ -5,7 +5,7 @@
 // room.js: {room, view, seat, sel: {market, pay: Set, discard: Set, goods: Set}, rove,
 //   act(action), pending, inflight, hostBot(seat, level), redraw(), later(ms)}
 import { h as v, render } from "../vendor/preact.js";
-import { h } from "./dom.js";
+import { h, appUrl } from "./dom.js";
 import { t, tn, listText, listParts } from "./i18n.js";
 import { COLORS, SYMBOL, cardEl, cardColor, cardValue, cardChip } from "./cards.js";
 import { PLAYER_COLORS, playerName, markerOf, isComputerSeat, nameTag } from "./common.js";
@@ -98,7 +98,7 @@ function resultView(ctx) {
         v("td", null, v("span", { class: "who" }, swatch(ctx.room, r.seat), playerName(ctx.room, r.seat), r.seat === ctx.seat ? " (" + t("room.you") + ")" : "")),
         v("td", { class: "num" }, String(r.vp)),
         v("td", { class: "num" }, String(r.tokens)))))),
-    v("p", null, v("a", { class: "btn primary", href: "/" }, t("result.new_game"))),
+    v("p", null, v("a", { class: "btn primary", href: appUrl("/") }, t("result.new_game"))),
   ];
 }
 

@@ -1,12 +1,12 @@
 // The room before the start: seats, copy link + QR code, join form, Start and "add a bot"
 // for the host. Built once (so a half-typed name survives updates), then update(room).
 import { h as v, render } from "../vendor/preact.js";
-import { h, fill, toast } from "./dom.js";
+import { h, fill, toast, appUrl } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { api } from "./net.js";
 import { PLAYER_COLORS, playerName, markerOf, isComputerSeat, rememberedName, rememberName, validName, errorText, nameTag } from "./common.js";
 
-export function roomUrl(code) { return location.origin + "/r/" + encodeURIComponent(code); }
+export function roomUrl(code) { return location.origin + appUrl("/r/" + encodeURIComponent(code)); }
 
 /** Copy the room link; falls back to selecting the text box. */
 export async function copyLink(code, input) {
@@ -35,7 +35,7 @@ export class WaitingView {
       share: h("p", { class: "muted" }),
       link: h("input", { class: "link-box", readonly: true, value: roomUrl(code), "aria-label": "URL", onfocus: (e) => e.target.select() }),
       copy: h("button", { type: "button", class: "btn primary big-btn", id: "copy-link", onclick: () => copyLink(code, this.el.link) }),
-      qr: h("img", { class: "qr", src: "/r/" + encodeURIComponent(code) + "/qr.svg", width: 148, height: 148 }),
+      qr: h("img", { class: "qr", src: appUrl("/r/" + encodeURIComponent(code) + "/qr.svg"), width: 148, height: 148 }),
       seatsH: h("h2"),
       seats: h("ul", { class: "seats", id: "seats" }),
       join: h("div", { class: "join" }),

@@ -196,6 +196,33 @@ def choose_token(page, i: int) -> None:
     wait_log_grows(page, before)
 
 
+def play_to_the_end(pages, on_step=None, insurance_shot=None, max_steps: int = 400) -> None:
+    """Play a started game through the UI until the result shows: each page decides when it is
+    its turn (a token in the draft, insurance through the dialog, pass, buy with the suggest
+    button, else take). `on_step(step)` runs after each decision; `insurance_shot`: a path
+    prefix for screenshots of the insurance dialog (insure_something)."""
+    for step in range(max_steps):
+        acting = wait_acting(pages, timeout_s=30)
+        if acting is None:
+            return
+        page, phase = acting
+        if phase == "draft":
+            choose_token(page, step)
+        elif phase == "insurance":
+            insure_something(page, shot=insurance_shot)
+        elif page.locator("#btn-pass").count():
+            before = log_count(page)
+            page.click("#btn-pass")
+            wait_log_grows(page, before)
+        elif page.is_enabled("#btn-suggest") and any(not m["other"] for m in market(page)):
+            do_buy_suggest(page)
+        else:
+            do_take(page)
+        if on_step:
+            on_step(step)
+    raise AssertionError(f"no result after {max_steps} decisions")
+
+
 def audit(page, where: str) -> list[dict]:
     """Run axe-core (bundled by the test-only package axe-playwright-python, never served by
     the app) on the page as it is now; fail on any serious or critical violation. Returns

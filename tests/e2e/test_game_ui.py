@@ -9,8 +9,8 @@ import re
 from .conftest import DESKTOP, PHONE
 from .helpers import (goto, EVIL_NAME, card_value, choose_token, cost_of, create_room, do_buy_suggest,
                       do_reserve, do_take, can_reserve, hand, insure_something, is_minimal,
-                      join_room, log_count, market, minimal_payment, my_seat, wait_acting,
-                      wait_log_grows)
+                      join_room, log_count, market, minimal_payment, my_seat, play_to_the_end,
+                      wait_acting, wait_log_grows)
 
 
 def _check_hands(pages) -> None:
@@ -185,24 +185,7 @@ def test_a_game_against_a_bot_reaches_the_result_screen(e2e_server, new_page, sh
     assert me.locator("#seats .badge.bot").count() == 0
     me.click("#start-btn")
     me.wait_for_selector("#players .player")
-    for step in range(400):
-        acting = wait_acting([me], timeout_s=30)
-        if acting is None:
-            break
-        page, phase = acting
-        if phase == "draft":
-            choose_token(page, step)
-        elif phase == "insurance":
-            insure_something(page, shot=str(shots / "insurance-desktop"))
-            print("insurance decided through the dialog")
-        elif page.locator("#btn-pass").count():
-            before = log_count(page)
-            page.click("#btn-pass")
-            wait_log_grows(page, before)
-        elif page.is_enabled("#btn-suggest") and any(not m["other"] for m in market(page)):
-            do_buy_suggest(page)
-        else:
-            do_take(page)
+    play_to_the_end([me], insurance_shot=str(shots / "insurance-desktop"))
     result = me.locator(".result")
     result.wait_for()
     text = result.inner_text()
