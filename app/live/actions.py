@@ -5,7 +5,7 @@ check → `engine.play` → commit → fan-out through the player view.
 2. `Actions.act` takes the room's lock (`Tables.hold`), catches the table up with the database,
    refuses duplicates and stale versions, asks the engine (`engine.action_from_json`,
    `engine.play`; refusals carry `IllegalAction.code`);
-3. `_commit` stores the action and moves the room's version through the group commit
+3. the action is stored and the room's version moved through the group commit
    (commits.py: the actions of many rooms in one transaction; optimistic: another process may
    have committed that version first: `_lost_race`);
 4. the new events and state go to every connection, each through its seat's player view
@@ -27,7 +27,7 @@ from ..config import Settings
 from ..db import database_unavailable
 from ..errors import UNAVAILABLE
 from ..logs import action_kind, log_event
-from ..models import ActionRow, Seat, utcnow
+from ..models import ActionRow, utcnow
 from . import store
 from .broadcast import Broadcaster
 from .commits import Committer, Pending
@@ -88,7 +88,8 @@ class Actions:
         `action_id` this seat already used gets the current state instead (ids are unique per
         seat, not per room: docs/protocol.md).
         A computer player's action (`bot_level` set) raises `NotABotSeat` if the seat is no
-        longer a bot's (logged once, here)."""
+        longer played by a computer player of that level when the action would be stored
+        (its player took it back, here or in another process; logged once, here)."""
         table = self.tables.get(code)
         if table is None:
             return False
@@ -127,16 +128,23 @@ class Actions:
                 return self._duplicate(attempt, table)
             if version != table.version:
                 return attempt.refuse("stale_version", f"The game is at version {table.version}, not {version}.")
-            if bot_level is not None and not await self._still_a_bot(held, seat):
-                attempt.note("not_a_bot_seat")
-                raise NotABotSeat(f"seat {seat} of room {attempt.code} is no longer a computer player's")
+            if bot_level is not None and not self._still_the_bot(held, seat, bot_level):
+                raise self._not_a_bot(attempt)
             try:
                 parsed = engine.action_from_json(attempt.action)
                 new_state, events = engine.play(table.state, seat, parsed)
             except engine.IllegalAction as exc:
                 return attempt.refuse(exc.code, exc.message)
             new_version = table.version + 1
-            if not await self._commit(held, seat, action_id, parsed.to_json(), new_state, events):
+            # Several processes: the seat's controller is checked again in the storing
+            # transaction, with its row locked (commits.py), so a take-back committed by another
+            # process at any moment before is seen.
+            pending = Pending(table.code, *self._rows(held, seat, action_id, parsed.to_json(), new_state, events),
+                              bot=(seat, bot_level) if bot_level is not None and self.fanout.shared else None)
+            await held.end_transaction()  # hold no connection while the writer needs one (SQLite has one)
+            if not await self.committer.commit(pending):
+                if pending.not_a_bot:
+                    raise self._not_a_bot(attempt)
                 return await self._lost_race(held, attempt)
             table.applied(new_state, new_version, seat, action_id, events)
             attempt.committed = ActionApplied(attempt.code, new_version, bool(table.bot_levels))
@@ -145,29 +153,36 @@ class Actions:
                 await self.broadcaster.broadcast_room(held.session, attempt.code)
         return attempt.committed
 
-    async def _still_a_bot(self, held: Held, seat: int) -> bool:
-        """Is `seat` still a computer player's? One process: the table knows (every seat change
-        goes through its lock). Several (PostgreSQL): asked in the database, as committed now."""
-        if not self.fanout.shared:
-            return bool(held.table.bot_levels and seat in held.table.bot_levels)
-        return await held.session.scalar(select(Seat.bot_level).where(
-            Seat.room_id == held.table.room_id, Seat.seat == seat)) is not None
+    def _still_the_bot(self, held: Held, seat: int, level: str) -> bool:
+        """Under the room's lock: is `seat` still played by the computer player of `level` that
+        chose the action? One process: the table knows (every seat change here goes through
+        this lock and refreshes `Table.bot_levels`). Several processes (PostgreSQL): a seat may
+        change in another one at any moment, so this is decided in the storing transaction
+        instead, against the seat's row (`Pending.bot`, commits.py): True here."""
+        if self.fanout.shared:
+            return True
+        return bool(held.table.bot_levels) and held.table.bot_levels.get(seat) == level
 
-    async def _commit(self, held: Held, seat: int, action_id: str, action: dict, new_state,
-                      events: list[dict]) -> bool:
-        """Store the action with its events, move the room's version and store the new state's
-        snapshot with it (store.py), through the group commit (commits.py; the fan-out tells the
-        other processes on commit). False, nothing stored, when another process committed this
-        version or this (seat, id) first."""
+    @staticmethod
+    def _not_a_bot(attempt: _Attempt) -> NotABotSeat:
+        """Log the refusal (once: the bot driver does not log it again) → the exception to raise."""
+        attempt.note("not_a_bot_seat")
+        return NotABotSeat(f"seat {attempt.seat} of room {attempt.code} is no longer that computer player's")
+
+    @staticmethod
+    def _rows(held: Held, seat: int, action_id: str, action: dict, new_state,
+              events: list[dict]) -> tuple[dict, dict]:
+        """The action's row and its version move (with the new state's snapshot, store.py) →
+        (row, bump) of `Pending` (commits.py: the group commit; the fan-out tells the other
+        processes on commit)."""
         table = held.table
-        await held.end_transaction()  # hold no connection while the writer needs one (SQLite has one)
         row = {"room_id": table.room_id, "version": table.version + 1, "action_id": action_id,
                "seat": seat, "action": action, "events": events, "created_at": utcnow()}
         bump = {"room_id": table.room_id, "old_version": table.version,
                 "new_version": table.version + 1,
                 "new_status": "over" if new_state.phase == "over" else "playing",
                 **store.snapshot_values(new_state)}
-        return await self.committer.commit(Pending(table.code, row, bump))
+        return row, bump
 
     async def _lost_race(self, held: Held, attempt: _Attempt) -> bool:
         """Another process committed first: catch up and answer like a late client."""

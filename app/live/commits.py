@@ -13,6 +13,13 @@ A batch in which any action fails its version check or a unique constraint (anot
 got there first, or the same (seat, id) was stored meanwhile) is rolled back as a whole and
 its actions are stored again one transaction each, so one loser never costs the others.
 
+A computer player's action can carry `Pending.bot`, (seat, level): then the transaction that
+stores it first reads that seat's `bot_level` with a share lock (`FOR SHARE` on PostgreSQL)
+and stores nothing unless it is still `level` (`Pending.not_a_bot` is then set). A person
+taking the seat back in another process updates that row, so the two serialize on it: the
+take-back either commits first (the bot's action is refused) or waits until the bot's action
+is committed. (Within one process the room lock already orders them: actions.py.)
+
 SQLite in one process: the batch goes to the driver directly (`_DriverStatement`: the same Core
 statements, compiled once, with SQLAlchemy's own bind processors for the JSON and DATETIME
 columns): BEGIN IMMEDIATE, one executemany per statement, COMMIT: four hand-offs to aiosqlite's
@@ -28,27 +35,36 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import insert
+from sqlalchemy import bindparam, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from ..models import ActionRow
+from ..models import ActionRow, Seat
 from .fanout import BUMP_VERSION, Fanout
 
 log = logging.getLogger("osaka.commits")
 MAX_BATCH = 256  # actions per transaction at most
 _INSERT_ACTION = insert(ActionRow.__table__)
+_SEATS = Seat.__table__
+# The controller of a computer player's seat, as committed now, locked until the commit.
+_BOT_LEVEL_LOCKED = (select(_SEATS.c.bot_level)
+                     .where(_SEATS.c.room_id == bindparam("room_id"), _SEATS.c.seat == bindparam("seat"))
+                     .with_for_update(read=True))
 
 
 @dataclass
 class Pending:
     """One action to store: `code` (for the fan-out's notification), `row` (the actions row's
     columns) and `bump` (the parameters of the version move: room_id, old_version, new_version,
-    new_status and whatever else the room row gets with it)."""
+    new_status and whatever else the room row gets with it); `bot`: (seat, level) when the
+    action is a computer player's that may be stored only while that seat is still played by
+    that level (checked in the storing transaction, see the module docstring)."""
     code: str
     row: dict
     bump: dict
+    bot: tuple[int, str] | None = None
     done: asyncio.Future = field(default=None)  # type: ignore[assignment]
+    not_a_bot: bool = False  # set when refused because the seat is no longer that computer player's
 
 
 class Committer:
@@ -71,8 +87,8 @@ class Committer:
         """The batch in one transaction on the driver's connection; False (rolled back, nothing
         stored) when an action lost its version check or anything went wrong."""
         keys = tuple(batch[0].row)
-        if any(tuple(p.row) != keys for p in batch):
-            return False
+        if any(tuple(p.row) != keys or p.bot is not None for p in batch):
+            return False  # (a seat check goes the SQLAlchemy way)
         bump = self._statement(("bump",), BUMP_VERSION, None)
         add = self._statement(("insert",) + keys, _INSERT_ACTION, list(keys))
         async with self.engine.connect() as conn:
@@ -147,6 +163,9 @@ class Committer:
 
     async def _all(self, conn: AsyncConnection, batch: list[Pending]) -> bool:
         """Every action of the batch in `conn`'s transaction; False if any lost its race."""
+        for pending in batch:
+            if not await _still_the_bot(conn, pending):
+                return False
         if len(batch) > 1:
             bumped = await self.fanout.bump_versions(conn, [(p.code, p.bump) for p in batch])
             if bumped is not None:
@@ -162,6 +181,8 @@ class Committer:
     async def _one(self, conn: AsyncConnection, pending: Pending) -> bool:
         """Move the version, then insert the row (a lost version check inserts nothing)."""
         try:
+            if not await _still_the_bot(conn, pending):
+                return False
             if not await self.fanout.bump_version(conn, pending.code, pending.bump):
                 return False
             await conn.execute(_INSERT_ACTION, pending.row)
@@ -208,6 +229,18 @@ class _DriverStatement:
 
 class _Retry(Exception):
     """A batch lost a version check: roll it back and store its actions one by one."""
+
+
+async def _still_the_bot(conn: AsyncConnection, pending: Pending) -> bool:
+    """A computer player's action (`Pending.bot`): is its seat still played by that level, as
+    committed now? The seat's row stays share-locked until the transaction ends. False (and
+    `not_a_bot` set) when not; True for any other action."""
+    if pending.bot is None:
+        return True
+    seat, level = pending.bot
+    now = await conn.scalar(_BOT_LEVEL_LOCKED, {"room_id": pending.row["room_id"], "seat": seat})
+    pending.not_a_bot = now != level
+    return not pending.not_a_bot
 
 
 def _answer(pending: Pending, ok: bool) -> None:
