@@ -20,7 +20,7 @@ from .logs import AccessLog
 from .migrate import head_revisions
 from .prefix import Forwarded
 from .ratelimit import Limiter
-from .routes import health, pages, rooms, ws
+from .routes import health, pages, records, rooms, ws
 
 ROOT = Path(__file__).resolve().parent.parent
 log = logging.getLogger("osaka")
@@ -112,6 +112,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(Forwarded, trusted_hosts=settings.forwarded_allow_ips, root_path=settings.root_path)
     app.include_router(health.router)
     app.include_router(rooms.router)
+    app.include_router(records.router)
     app.include_router(ws.router)
     app.include_router(pages.router)
     static = ROOT / "static"

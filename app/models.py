@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import (JSON, BigInteger, Boolean, CheckConstraint, DateTime, ForeignKey, Integer,
+from sqlalchemy import (JSON, false, BigInteger, Boolean, CheckConstraint, DateTime, ForeignKey, Integer,
                         String, UniqueConstraint)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -56,6 +56,10 @@ class Room(Base):
     to_act: Mapped[int | None] = mapped_column(Integer, nullable=True)
     # Hash of the creator's address (app/ratelimit.py) while the room waits; None after the start.
     creator_hash: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    # The number of the room's current game (1 for the first; "play again" moves it on, the
+    # finished one is kept in `games`: migration 0005). Server default only (code that inserts
+    # sets it), so rows written as older migrations' code wrote them stay valid.
+    game_no: Mapped[int] = mapped_column(Integer, server_default="1")
 
     seats: Mapped[list[Seat]] = relationship(back_populates="room", order_by="Seat.seat",
                                              cascade="all, delete-orphan", passive_deletes=True)
@@ -75,6 +79,8 @@ class Seat(Base):
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     bot_level: Mapped[str | None] = mapped_column(String(16), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    # The seat's player said they are in for the room's next game ("play again").
+    ready: Mapped[bool] = mapped_column(Boolean, server_default=false())
 
     room: Mapped[Room] = relationship(back_populates="seats")
 
@@ -99,3 +105,28 @@ class ActionRow(Base):
     action: Mapped[dict] = mapped_column(JSON)
     events: Mapped[list] = mapped_column(JSON(none_as_null=True), deferred=True)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class GameRow(Base):
+    """A finished game of a room, kept when the room plays again (app/records.py reads it).
+
+    `number` = the game's number in its room (1, 2, ...; unique per room: a rematch inserts
+    the finished game once, however many requests cross); `players` = [{"seat", "name",
+    "bot_level"}] at the end; `log` = [{"version", "seat", "action_id", "action", "events",
+    "at"}] (every event, private ones too: the game is over); `final_state` = the engine's
+    full state JSON at the end."""
+
+    __tablename__ = "games"
+    __table_args__ = (UniqueConstraint("room_id", "number", name="uq_games_room_number"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    rules_version: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    num_players: Mapped[int] = mapped_column(Integer)
+    players: Mapped[list] = mapped_column(JSON)
+    log: Mapped[list] = mapped_column(JSON, deferred=True)
+    final_state: Mapped[dict] = mapped_column(JSON, deferred=True)
+    started_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)

@@ -91,8 +91,9 @@ async def create_room(session: AsyncSession, name: str, public: bool,
     for _ in range(5):
         now = utcnow()
         room = Room(code=new_room_code(), public=public, status="waiting", version=0,
-                    created_at=now, active_at=now, creator_hash=creator_hash)
-        room.seats = [Seat(seat=HOST_SEAT, name=name, token_hash=hash_token(token), created_at=utcnow())]
+                    created_at=now, active_at=now, creator_hash=creator_hash, game_no=1)
+        room.seats = [Seat(seat=HOST_SEAT, name=name, token_hash=hash_token(token), created_at=utcnow(),
+                           ready=True)]
         try:
             async with session.begin_nested():
                 session.add(room)
@@ -122,7 +123,8 @@ async def join_room(session: AsyncSession, room: Room, name: str) -> tuple[Seat,
     / 422 `name_reserved` for a name like another seat's or a computer player's (app/names.py)."""
     token = new_token()
     seat = await _take_next_seat(session, room, lambda n: Seat(
-        room_id=room.id, seat=n, name=name, token_hash=hash_token(token), created_at=utcnow()),
+        room_id=room.id, seat=n, name=name, token_hash=hash_token(token), created_at=utcnow(),
+        ready=True),
         check=lambda: check_name(name, [s.name for s in room.seats]))
     room.active_at = utcnow()
     return seat, token
@@ -132,7 +134,7 @@ async def add_bot(session: AsyncSession, room: Room, level: str) -> Seat:
     """A computer player of `level` takes the next free seat (before the start)."""
     return await _take_next_seat(session, room, lambda n: Seat(
         room_id=room.id, seat=n, name=BOT_NAMES[level], token_hash=None, bot_level=level,
-        created_at=utcnow()))
+        created_at=utcnow(), ready=True))
 
 
 async def _take_next_seat(session: AsyncSession, room: Room, make: Callable[[int], Seat],
@@ -175,11 +177,17 @@ async def start_game(session: AsyncSession, room: Room) -> None:
     """Fix the player count and a fresh random seed; status → playing (R-setup). The new
     game's state is stored with it (snapshot at version 0, the engine's current rules version).
 
-    409 `game_started` if already started, 409 `not_enough_players` with fewer than 2."""
+    409 `game_started` if already started, 409 `not_enough_players` with fewer than 2, 409
+    `seat_empty` (field `seat`) when a seat below a taken one is free (a player left it before
+    a rematch, or a computer player was removed): engine seats are the room's seats 0..n-1."""
     _require_waiting(room)
     if len(room.seats) < MIN_PLAYERS:
         raise ApiError(409, "not_enough_players", f"At least {MIN_PLAYERS} players are needed.",
                        min_players=MIN_PLAYERS)
+    taken = {s.seat for s in room.seats}
+    gap = next((n for n in range(len(taken)) if n not in taken), None)
+    if gap is not None:
+        raise ApiError(409, "seat_empty", f"Seat {gap + 1} is empty: fill it before starting.", seat=gap)
     seed = secrets.randbits(62)
     game = engine.new_game(len(room.seats), seed)
     result = await session.execute(
@@ -237,7 +245,7 @@ def summary(room: Room, connected: set[int], you: int | None,
         "players": [{"seat": s.seat, "name": s.name, "bot": s.bot_level is not None,
                      "bot_level": s.bot_level,
                      "connected": s.bot_level is not None or s.seat in connected,
-                     "offline_s": offline(s)}
+                     "offline_s": offline(s), "ready": s.ready}
                     for s in sorted(room.seats, key=lambda s: s.seat)],
-        "you": you,
+        "you": you, "game": room.game_no,
     }

@@ -63,6 +63,21 @@ class BotIn(_Body):
     level: BotLevel = "normal"
 
 
+class AgainIn(_Body):
+    """Body of POST /api/rooms/{code}/again: the number of the finished game the player saw
+    (omitted: the room's last finished game)."""
+
+    game: int | None = Field(default=None, ge=1)
+
+
+class AgainOut(BaseModel):
+    """Answer of POST /api/rooms/{code}/again."""
+
+    game: int      # the number of the game the room now waits for
+    status: str    # "waiting"
+    new: bool      # this request moved the room on (exactly one request per finished game)
+
+
 class CreateRoomOut(BaseModel):
     """Answer of POST /api/rooms (201). The token is shown only here."""
 
@@ -96,6 +111,7 @@ class PlayerOut(BaseModel):
     bot_level: BotLevel | None
     connected: bool
     offline_s: int | None = None  # seconds without a connection (a human seat not connected now)
+    ready: bool = False  # said they are in for the room's next game (play again)
 
 
 class RoomOut(BaseModel):
@@ -112,6 +128,7 @@ class RoomOut(BaseModel):
     handover_after_s: int = 60  # after this long offline any seated player may hand a seat to a computer player
     players: list[PlayerOut]
     you: int | None = None
+    game: int = 1  # the number of the room's current game (play again moves it on)
 
 
 class LobbySeatOut(BaseModel):

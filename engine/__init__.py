@@ -10,6 +10,7 @@ from .coins import cheapest_payment
 from .errors import IllegalAction
 from .legal import legal_actions
 from .rules import apply_action, play
+from .result import game_result
 from .setup import new_game
 from .state import RULES_VERSION, RULES_VERSIONS, GameState
 from .views import player_view, visible_events
@@ -32,6 +33,7 @@ __all__ = [
     "RULES_VERSIONS",
     "action_from_json",
     "apply_action",
+    "game_result",
     "legal_actions",
     "new_game",
     "play",

@@ -59,12 +59,12 @@ class Broadcaster:
         if table.state is None:
             return
         conn.send({"type": "history", "version": table.version, "events": table.history(conn.seat)})
-        conn.send({"type": "state", "version": table.version, "view": table.view(conn.seat)})
+        conn.send(table.state_message(conn.seat))
 
     def send_state(self, conn: Connection, table: Table) -> None:
         """The current state to one connection."""
         if table.state is not None:
-            conn.send({"type": "state", "version": table.version, "view": table.view(conn.seat)})
+            conn.send(table.state_message(conn.seat))
 
     def broadcast_game(self, table: Table, actions: list[tuple[int, list[dict]]]) -> None:
         """For each (version, events): the events filtered per seat; then the current state.
@@ -76,8 +76,7 @@ class Broadcaster:
             if conn.seat not in frames:
                 out = [dumps({"type": "event", "version": v, "events": visible(ev, conn.seat)})
                        for v, ev in actions]
-                out.append(dumps({"type": "state", "version": table.version,
-                                  "view": table.view(conn.seat)}))
+                out.append(dumps(table.state_message(conn.seat)))
                 frames[conn.seat] = out
             for text in frames[conn.seat]:
                 conn.send(text)

@@ -105,3 +105,11 @@ class Table:
     def view(self, seat: int | None) -> dict:
         """`engine.player_view` for that seat (None = spectator)."""
         return engine.player_view(self.state, seat)
+
+    def state_message(self, seat: int | None) -> dict:
+        """The `state` frame for that seat (docs/protocol.md): version and view, and once the
+        game is over `result` = `engine.game_result` (public then: every VP total is shown)."""
+        msg = {"type": "state", "version": self.version, "view": self.view(seat)}
+        if self.state.phase == "over":
+            msg["result"] = engine.game_result(self.state, [e for evs in self.events for e in evs])
+        return msg

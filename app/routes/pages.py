@@ -113,6 +113,19 @@ async def room_page(request: Request, code: str) -> Response:
     return _page(request, "room.html", "room", code=canonical)
 
 
+@router.get("/r/{code}/games/{number}", response_class=HTMLResponse)
+async def replay_page(request: Request, code: str, number: int) -> Response:
+    """The replay of a finished game (static/js/replay.js asks `/api/rooms/{code}/games/{n}/replay`;
+    a game not over yet gets that API's `409 game_not_over`, so nothing of it is in the page).
+    Another spelling of the code is redirected; something that is not a code gets a 404 page."""
+    canonical = normalize_code(code)
+    if canonical is None or number < 1:
+        return _not_found_page(request, code)
+    if canonical != code:
+        return RedirectResponse(f"{root_of(request)}/r/{canonical}/games/{number}", status_code=301)
+    return _page(request, "replay.html", "replay", code=canonical, number=number)
+
+
 @router.get("/r/{code}/qr.svg")
 async def room_qr(request: Request, code: str) -> Response:
     """SVG QR code of the room's absolute URL (`{base_url}r/{CODE}`, canonical code: scheme,

@@ -10,7 +10,8 @@ from ..errors import ApiError
 from ..names import check_name
 from ..prefix import root_of
 from ..ratelimit import address_hash, check_waiting_rooms
-from ..schemas import (BotIn, CreateRoomIn, CreateRoomOut, JoinRoomIn, JoinRoomOut, LobbyRoomOut,
+from .. import rematch
+from ..schemas import (AgainIn, AgainOut, BotIn, CreateRoomIn, CreateRoomOut, JoinRoomIn, JoinRoomOut, LobbyRoomOut,
                        RoomOut, SeatOut, StatusOut)
 from ..security import cookie_name
 
@@ -105,6 +106,30 @@ async def start_game(code: str, live: LiveDep, token: TokenDep):
         R.require_host(held.room, token)
         await R.start_game(held.session, held.room)
     return {"status": "playing"}
+
+
+@router.post("/{code}/again", response_model=AgainOut, responses=ERRORS)
+async def play_again(code: str, body: AgainIn, live: LiveDep, token: TokenDep):
+    """(A seated player, after the end.) Play again in the same room with the same seats: the
+    first such request moves the room on to a new waiting game (exactly one, however many
+    cross: app/rematch.py); every request marks its player as in. 409 `game_not_over`,
+    409 `game_started` (the next game already began)."""
+    async with live.tables.change(code) as held:
+        seat = R.require_seat(held.room, token)
+        new = await rematch.play_again(held.session, held.room, seat, body.game)
+        number = held.room.game_no
+    return {"game": number, "status": "waiting", "new": new}
+
+
+@router.post("/{code}/leave", response_model=SeatOut, responses=ERRORS)
+async def leave_seat(code: str, live: LiveDep, token: TokenDep):
+    """(A seated person other than the host, before a game starts.) Give up the seat: it is
+    free for someone else; the caller watches as a spectator. 409 `host_cannot_leave`."""
+    async with live.tables.change(code) as held:
+        seat = R.require_seat(held.room, token)
+        number = seat.seat
+        await rematch.leave_seat(held.session, held.room, seat)
+    return {"seat": number}
 
 
 @router.post("/{code}/seats/{seat}/bot", response_model=SeatOut, responses=ERRORS)

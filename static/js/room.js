@@ -155,6 +155,9 @@ function onMessage(msg) {
   switch (msg.type) {
     case "room": {
       const first = !ctx.room;
+      if (!first && msg.room.game !== ctx.room.game) {  // play again
+        ctx.view = null; ctx.result = null; ctx.events = []; ctx.version = 0; ctx.resultShown = false;
+      }
       const nameChanged = !first && JSON.stringify(ctx.room.players.map((p) => p.name)) !== JSON.stringify(msg.room.players.map((p) => p.name));
       ctx.room = msg.room;
       ctx.roomAt = performance.now();
@@ -170,6 +173,7 @@ function onMessage(msg) {
       break;
     case "state":
       ctx.view = msg.view;
+      ctx.result = msg.result || null;
       ctx.version = msg.version;
       if (ctx.fresh && ctx.inflight) sock.send(ctx.inflight);  // reconnected: resend, same id
       else { ctx.inflight = null; ctx.pending = false; }

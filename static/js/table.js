@@ -98,7 +98,8 @@ function resultView(ctx) {
         v("td", null, v("span", { class: "who" }, swatch(ctx.room, r.seat), playerName(ctx.room, r.seat), r.seat === ctx.seat ? " (" + t("room.you") + ")" : "")),
         v("td", { class: "num" }, String(r.vp)),
         v("td", { class: "num" }, String(r.tokens)))))),
-    v("p", null, v("a", { class: "btn primary", href: appUrl("/") }, t("result.new_game"))),
+    v("div", { id: "result-more" }),
+    v("p", null, v("a", { class: "btn", href: appUrl("/") }, t("result.new_game"))),
   ];
 }
 
@@ -267,6 +268,7 @@ export function renderTable(ctx, parts) {
   ], parts.piles);
   parts.result.hidden = !over;
   render(over ? resultView(ctx) : null, parts.result);
+  if (over) import("./games.js").then((m) => m.renderResultMore(ctx, document.getElementById("result-more")));
   render(w.players.map((p, seat) => playerView(ctx, p, seat)), parts.players);
   parts.me.hidden = ctx.seat === null;
   render(ctx.seat === null ? null : meView(ctx), parts.me);

@@ -41,6 +41,7 @@ export class WaitingView {
       join: h("div", { class: "join" }),
       host: h("div", { class: "host-tools" }),
       note: h("p", { class: "note" }),
+      again: h("div"),
     };
     this.nameInput = h("input", { id: "join-name", maxlength: 24, required: true, autocomplete: "nickname", value: rememberedName() });
     this.joinErr = h("p", { class: "form-error", role: "alert" });
@@ -59,6 +60,7 @@ export class WaitingView {
     // invitation), empty for those already seated.
     fill(root, h("section", { class: "panel waiting" },
       this.el.title,
+      this.el.again,
       this.el.join,
       h("div", { class: "share" },
         h("div", { class: "share-text" }, this.el.share, this.el.link, this.el.copy),
@@ -142,6 +144,7 @@ export class WaitingView {
           "aria-label": t("room.remove_bot_title") + ": " + playerName(room, s), onClick: (ev) => this.removeBot(s, ev.currentTarget) }, "✕ " + t("room.remove_bot")) : null));
     }
     render(seats, e.seats);
+    if (room.game > 1) import("./games.js").then((m) => m.renderRematch(e.again, this.room));
     const full = room.players.length >= (room.max_seats || 4);
     if (room.you === null) {
       this.joinH.textContent = t("room.join_title");

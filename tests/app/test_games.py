@@ -61,6 +61,20 @@ async def play_to_end(clients: list[Client], rng: random.Random, watchers: list[
     return await clients[0].state(version)
 
 
+def hidden_while_running(base: str, code: str, tokens: list[str]) -> None:
+    """No record, replay or list path tells anything of a running game (issue 12, R-info-3):
+    not a hand, a VP total, the deck or the seed, to a seated player or anyone else."""
+    for headers in [{}] + [{"Authorization": f"Bearer {t}"} for t in tokens]:
+        for path in ("record.json", "record.txt", "replay"):
+            r = httpx.get(f"{base}/api/rooms/{code}/games/1/{path}", headers=headers)
+            assert r.status_code == 409 and r.json()["error"]["code"] == "game_not_over", r.text
+        listed = httpx.get(f"{base}/api/rooms/{code}/games", headers=headers).json()
+        assert listed["games"] == [] and listed["status"] == "playing"
+    page = httpx.get(f"{base}/r/{code}/games/1")
+    for word in ("hand", "deck", "seed", "vp_cards"):
+        assert f'"{word}"' not in page.text
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_complete_game_through_the_protocol(server, players):
     code, tokens = new_game(server.base_url, players)
@@ -70,6 +84,7 @@ def test_complete_game_through_the_protocol(server, players):
         spectator = await Client.open(server.ws_url, code)
         for c in clients + [spectator]:
             await c.state(0)  # registered and synced before the first action
+        hidden_while_running(server.base_url, code, tokens)
         final = await play_to_end(clients, random.Random(players), [spectator])
         view = final["view"]
         assert view["phase"] == "over" and view["winners"]
@@ -94,6 +109,9 @@ def test_complete_game_through_the_protocol(server, players):
     final = asyncio.run(scenario())
     room = httpx.get(f"{server.base_url}/api/rooms/{code}").json()
     assert room["status"] == "over" and room["version"] == final["version"]
+    record = httpx.get(f"{server.base_url}/api/rooms/{code}/games/1/record.json").json()
+    assert record["final_state"]["winners"] == final["view"]["winners"]
+    assert len(record["actions"]) == final["version"]
 
     async def replay_viewer():
         # A finished game stays viewable: a late spectator gets history and the final state.

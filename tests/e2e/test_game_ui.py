@@ -190,7 +190,7 @@ def test_a_game_against_a_bot_reaches_the_result_screen(e2e_server, new_page, sh
     result.wait_for()
     text = result.inner_text()
     assert "Game over" in text and ("Winner" in text)
-    assert me.locator(".score tbody tr").count() == 2
+    assert me.locator(".result > .score tbody tr").count() == 2
     log = me.inner_text("#log")
     assert "Game over" in log
     # Sales read as sentences: "Solo sold 2 ◆ red goods ◆3 ◆2: price 3 × 2 = 6 → 10 → 2 VP."

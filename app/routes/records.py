@@ -1,0 +1,54 @@
+"""HTTP API of finished games (docs/protocol.md "Finished games"): the list, the record as
+JSON (docs/record.schema.json) and as text, and the replay steps. Only finished games:
+the current game before its end is `409 game_not_over` (R-info-3)."""
+from __future__ import annotations
+
+from fastapi import APIRouter, Path
+from fastapi.responses import JSONResponse, PlainTextResponse
+
+from .. import records
+from .. import replay as replay_mod
+from .. import rooms as R
+from ..deps import SessionDep
+
+router = APIRouter(prefix="/api/rooms", tags=["games"])
+ERRORS = {404: {"description": "`room_not_found` / `game_not_found`"},
+          409: {"description": "`game_not_over`"}}
+Number = Path(ge=1, le=1_000_000, description="the game's number in the room (1, 2, ...)")
+
+
+def _attachment(code: str, number: int, ext: str) -> dict:
+    return {"Content-Disposition": f'attachment; filename="osaka-{code}-game{number}.{ext}"',
+            "Cache-Control": "no-store"}
+
+
+@router.get("/{code}/games", responses=ERRORS)
+async def list_games(code: str, session: SessionDep):
+    """The room's finished games: `{"current", "status", "games": [{"number", "players",
+    "winners", "reason", "started_at", "ended_at"}]}` (oldest first)."""
+    room = await R.load_room(session, code)
+    return await records.finished_games(session, room)
+
+
+@router.get("/{code}/games/{number}/record.json", responses=ERRORS)
+async def record_json(code: str, session: SessionDep, number: int = Number):
+    """The record of a finished game as a JSON download (docs/record.schema.json)."""
+    room = await R.load_room(session, code)
+    rec = await records.game_record(session, room, number)
+    return JSONResponse(rec, headers=_attachment(room.code, number, "json"))
+
+
+@router.get("/{code}/games/{number}/record.txt", responses=ERRORS)
+async def record_text(code: str, session: SessionDep, number: int = Number):
+    """The record of a finished game as a readable text log (English, UTF-8)."""
+    room = await R.load_room(session, code)
+    rec = await records.game_record(session, room, number)
+    return PlainTextResponse(replay_mod.text_log(rec), headers=_attachment(room.code, number, "txt"))
+
+
+@router.get("/{code}/games/{number}/replay", responses=ERRORS)
+async def replay(code: str, session: SessionDep, number: int = Number):
+    """Every moment of a finished game with all hands (app/replay.py `replay`), for the replay page."""
+    room = await R.load_room(session, code)
+    rec = await records.game_record(session, room, number)
+    return JSONResponse(replay_mod.replay(rec), headers={"Cache-Control": "no-store"})

@@ -1,0 +1,91 @@
+"""Play again and the replay in real browsers (issue 12): three players click "Play again"
+at the same moment (and one twice), the room waits for exactly one new game with everyone in,
+the host starts it; the finished game's replay is stepped through with the arrow keys."""
+from __future__ import annotations
+
+import httpx
+from playwright.sync_api import expect
+
+from .driver import Table
+from .helpers import goto
+
+
+def _click_together(pages, selector: str, times: list[int]) -> None:
+    """Every page clicks `selector` at one shared moment (`times[i]` clicks on page i)."""
+    at = pages[0].evaluate("Date.now() + 700")
+    for page, n in zip(pages, times):
+        page.evaluate("""([sel, at, n]) => setTimeout(() => {
+            for (let i = 0; i < n; i++) document.querySelector(sel).click();
+          }, Math.max(0, at - Date.now()))""", [selector, at, n])
+
+
+def test_crossed_play_again_then_replay_with_keys(e2e_server, new_page, shots):
+    base = e2e_server.base_url
+    table = Table(base, ["Ann", "Bob", "Cy"])
+    table.start()
+    table.play_until(lambda ev, v: v["phase"] == "over")
+    pages = []
+    for seat in range(3):  # the players open the finished game (three pages drawing every move would crawl)
+        page = new_page()
+        page.context.add_cookies([table.cookie(seat)])
+        goto(page, f"{base}/r/{table.code}")
+        pages.append(page)
+    for page in pages:
+        expect(page.locator("#again-btn")).to_be_visible()
+        expect(page.locator("#result-how")).to_be_visible()
+    ann = pages[0]
+    how = ann.inner_text("#result-how")
+    assert "ended on" in how and ("8 Achievement tokens" in how or "passed" in how)
+    assert ann.locator(".breakdown tbody tr").count() == 3
+    ann.screenshot(path=str(shots / "rematch-end.png"), full_page=True)
+    table.close()
+
+    # Everyone at once, Bob twice (a double click): one new game, everybody in.
+    _click_together(pages, "#again-btn", [1, 2, 1])
+    for page in pages:
+        expect(page.locator("#rematch")).to_be_visible()
+        expect(page.locator("#rematch li.in")).to_have_count(3)
+    games = httpx.get(f"{base}/api/rooms/{table.code}/games").json()
+    assert games["current"] == 2 and [g["number"] for g in games["games"]] == [1]
+    assert httpx.get(f"{base}/api/rooms/{table.code}").json()["status"] == "waiting"
+    ann.screenshot(path=str(shots / "rematch-waiting.png"), full_page=True)
+
+    # The host starts game 2: every page shows the table again, from version 0.
+    ann.click("#start-btn")
+    for page in pages:
+        page.wait_for_selector("#players .player")
+        expect(page.locator(".result")).to_be_hidden()
+    room = httpx.get(f"{base}/api/rooms/{table.code}").json()
+    assert room["status"] == "playing" and room["game"] == 2
+
+    # The replay of game 1, linked from the waiting room before; stepped with the keys.
+    rp = new_page()
+    goto(rp, f"{base}/r/{table.code}/games/1")
+    rp.wait_for_selector("#rp-step")
+    total = httpx.get(f"{base}/api/rooms/{table.code}/games/1/record.json").json()["actions"]
+    assert rp.get_attribute("body", "data-step") == "0"
+    # The game is over: every player's hand is shown, from the deal on.
+    for seat in range(3):
+        assert rp.locator(f".rp-player[data-seat='{seat}'] .rp-row").first.locator(".card").count() > 0
+    for k in range(1, 4):
+        rp.keyboard.press("ArrowRight")
+        expect(rp.locator("body")).to_have_attribute("data-step", str(k))
+    expect(rp.locator("#rp-step")).to_have_text(f"Action 3 of {len(total)}")
+    assert rp.locator("#rp-events li").count() >= 1
+    rp.keyboard.press("ArrowLeft")
+    expect(rp.locator("body")).to_have_attribute("data-step", "2")
+    rp.keyboard.press("End")
+    expect(rp.locator("body")).to_have_attribute("data-step", str(len(total)))
+    expect(rp.locator("#rp-next")).to_be_disabled()
+    assert "Game over" in rp.inner_text("#rp-events")
+    rp.screenshot(path=str(shots / "replay-end.png"), full_page=True)
+    rp.click("#rp-first")
+    expect(rp.locator("body")).to_have_attribute("data-step", "0")
+    rp.click("#rp-next")
+    expect(rp.locator("body")).to_have_attribute("data-step", "1")
+
+    # Game 2 is running: its replay page says so and shows nothing of it.
+    live = new_page()
+    goto(live, f"{base}/r/{table.code}/games/2")
+    expect(live.locator("#rp-error")).to_contain_text("not over")
+    assert live.locator(".card").count() == 0
