@@ -52,7 +52,8 @@ class Cleanup:
             if busy:
                 await session.execute(update(Room).where(Room.code.in_(busy)).values(active_at=now))
             await self.presence.store_idle(session, keep=busy)
-            stale = delete(Room).where(Room.status == "waiting",
+            # A room waiting after "play again" (game_no > 1) holds finished games: kept like them.
+            stale = delete(Room).where(Room.status == "waiting", Room.game_no == 1,
                                        Room.active_at < now - timedelta(seconds=self.settings.room_ttl_s))
             # Nobody ever joined or connected (active_at = created_at): gone within minutes.
             unused = delete(Room).where(Room.active_at == Room.created_at,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from pathlib import Path
 
 import httpx
@@ -119,3 +120,19 @@ def test_crossed_play_again_across_two_processes(server_factory):
     for srv in (a, b):
         room = httpx.get(f"{srv.base_url}/api/rooms/{code}").json()
         assert room["status"] == "playing" and room["version"] == 0
+
+
+def test_a_room_waiting_to_play_again_keeps_its_finished_games(server_factory):
+    """Idle waiting rooms are deleted after ROOM_TTL_S, but not one that waits for its second
+    game: it holds the first one, and finished games are kept (docs/protocol.md)."""
+    srv = server_factory(ROOM_TTL_S="2", CLEANUP_INTERVAL_S="0.2")
+    code, tokens = finished_room(srv.base_url, people=1, bots=1)
+    assert again(srv.base_url, code, tokens[0]).json()["new"] is True
+    idle = httpx.post(srv.base_url + "/api/rooms", json={"name": "Idle", "public": False}).json()["code"]
+    httpx.post(f"{srv.base_url}/api/rooms/{idle}/join", json={"name": "Other"})  # used once, then idle
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and httpx.get(f"{srv.base_url}/api/rooms/{idle}").status_code != 404:
+        time.sleep(0.2)
+    assert httpx.get(f"{srv.base_url}/api/rooms/{idle}").status_code == 404   # the cleanup ran
+    assert httpx.get(f"{srv.base_url}/api/rooms/{code}").json()["status"] == "waiting"
+    assert httpx.get(f"{srv.base_url}/api/rooms/{code}/games/1/record.json").status_code == 200

@@ -3,7 +3,7 @@ export default {
   "err.game_not_over": "Das Spiel ist noch nicht zu Ende.",
   "err.game_not_found": "Dieses Spiel gibt es in diesem Raum nicht.",
   "err.host_cannot_leave": "Der Gastgeber behält seinen Platz.",
-  "res.how_tokens": "Das Spiel endete im Zug von {name}: {holders} hat 8 Leistungsplättchen erreicht.",
+  "res.how_tokens": "Das Spiel endete im Zug von {name}: 8 Leistungsplättchen erreicht von {holders}.",
   "res.how_passes": "Das Spiel endete im Zug von {name}: alle haben nacheinander gepasst.",
   "res.tie_tokens": "Gleich viele SP: die meisten Leistungsplättchen haben entschieden.",
   "res.shared": "Geteilter Sieg: gleich viele SP und gleich viele Leistungsplättchen.",
