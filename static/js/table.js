@@ -91,7 +91,6 @@ function resultView(ctx) {
   return [
     v("h2", { id: "result-h", tabIndex: -1 }, t("result.title")),
     v("p", { class: "winners" }, v("span", { "aria-hidden": "true" }, "★ "), tn("result.winner", { names, n: winners.length })),
-    w.end_reason ? v("p", { class: "muted" }, t("result.reason_" + w.end_reason)) : null,
     v("table", { class: "score" },
       v("thead", null, v("tr", null, v("th", { scope: "col" }, t("result.player")), v("th", { scope: "col" }, t("result.vp")), v("th", { scope: "col" }, t("result.tokens")))),
       v("tbody", null, rows.map((r) => v("tr", { key: r.seat, class: winners.includes(r.seat) ? "win" : "" },

@@ -195,8 +195,6 @@ export default {
   "result.player": "Spieler",
   "result.vp": "SP",
   "result.tokens": "Plättchen",
-  "result.reason_tokens": "Jemand hat 8 Leistungsplättchen erreicht.",
-  "result.reason_passes": "Niemand konnte mehr etwas tun.",
   "result.new_game": "Neues Spiel",
 
   "conn.lost": "Verbindung verloren — verbinde neu…",

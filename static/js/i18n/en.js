@@ -195,8 +195,6 @@ export default {
   "result.player": "Player",
   "result.vp": "VP",
   "result.tokens": "Tokens",
-  "result.reason_tokens": "A player reached 8 Achievement tokens.",
-  "result.reason_passes": "Nobody could act any more.",
   "result.new_game": "New game",
 
   "conn.lost": "Connection lost — reconnecting…",
