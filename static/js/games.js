@@ -77,13 +77,25 @@ export async function renderResultMore(ctx, el) {
   ], el);
 }
 
+/** Links to the replays of the room's earlier games (a vnode), for the waiting room and the table. */
+function earlier(room) {
+  const ns = [];
+  for (let n = 1; n < room.game; n++) ns.push(n);
+  return v("span", { class: "earlier" }, g("again.previous"), " ",
+    ns.map((n, i) => [i ? ", " : "", v("a", { href: gamePath(room.code, n), key: n }, g("again.game_n", { n }))]));
+}
+
+/** Under the table's log while a later game runs: the earlier games' replays. */
+export async function renderEarlier(el, room) {
+  await loadTexts();
+  render(earlier(room), el);
+}
+
 /** The waiting room of a rematch: who is in, "I'm in" / "Leave my seat", earlier games. */
 export async function renderRematch(el, room) {
   await loadTexts();
   const me = room.you !== null ? room.players.find((p) => p.seat === room.you) : null;
   const base = `/api/rooms/${enc(room.code)}`;
-  const earlier = [];
-  for (let n = 1; n < room.game; n++) earlier.push(n);
   render(v("div", { class: "rematch", id: "rematch" },
     v("h2", null, g("again.title", { n: room.game })),
     v("ul", { class: "ins" }, room.players.map((p) => v("li", { key: p.seat, class: p.ready ? "in" : "out", "data-seat": p.seat },
@@ -92,5 +104,5 @@ export async function renderRematch(el, room) {
       me && !me.ready ? v("button", { type: "button", class: "btn primary", id: "im-in-btn", onClick: () => post(base + "/again", { game: room.game - 1 }) }, "✓ " + g("again.im_in")) : null, " ",
       me && room.you !== room.host_seat ? v("button", { type: "button", class: "btn", id: "leave-btn", onClick: () => post(base + "/leave") }, g("again.leave")) : null),
     v("p", { class: "muted" }, g("again.host_starts")),
-    v("p", { class: "earlier" }, g("again.previous"), " ", earlier.map((n, i) => [i ? ", " : "", v("a", { href: gamePath(room.code, n), key: n }, g("again.game_n", { n }))]))), el);
+    v("p", null, earlier(room))), el);
 }

@@ -60,7 +60,8 @@ export function buildTable(root, ctx) {
       h("section", { class: "panel players-panel", "aria-labelledby": "players-h" }, parts.playersTitle, parts.players),
       // The log is a live region (role="log"): other players' moves are read out as they come.
       h("section", { class: "panel logbox", "aria-labelledby": "log-h" }, parts.logTitle,
-        h("div", { class: "log-live", id: "log-live", role: "log", "aria-live": "polite", "aria-labelledby": "log-h" }, parts.log))),
+        h("div", { class: "log-live", id: "log-live", role: "log", "aria-live": "polite", "aria-labelledby": "log-h" }, parts.log)),
+      parts.earlier = h("p", { id: "earlier" })),
   ), parts.dialog);
   for (const r of [parts.market, parts.farm]) rowKeys(ctx, r);
   wireDialog(ctx, parts.dialog);
@@ -268,6 +269,7 @@ export function renderTable(ctx, parts) {
   parts.result.hidden = !over;
   render(over ? resultView(ctx) : null, parts.result);
   if (over) import("./games.js").then((m) => m.renderResultMore(ctx, document.getElementById("result-more")));
+  if (ctx.room.game > 1) import("./games.js").then((m) => m.renderEarlier(parts.earlier, ctx.room));
   render(w.players.map((p, seat) => playerView(ctx, p, seat)), parts.players);
   parts.me.hidden = ctx.seat === null;
   render(ctx.seat === null ? null : meView(ctx), parts.me);

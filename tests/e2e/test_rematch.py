@@ -73,6 +73,9 @@ def test_crossed_play_again_then_replay_with_keys(e2e_server, new_page, shots):
         expect(page.locator(".result")).to_be_hidden()
     room = httpx.get(f"{base}/api/rooms/{table.code}").json()
     assert room["status"] == "playing" and room["game"] == 2
+    # The room links the finished game's replay while the next one runs.
+    expect(pages[1].locator("#earlier a")).to_have_attribute("href", f"/r/{table.code}/games/1")
+    pages[1].screenshot(path=str(shots / "rematch-game2.png"))
 
     # The replay of game 1, linked from the waiting room before; stepped with the keys.
     rp = new_page()
