@@ -26,6 +26,11 @@ class Settings(BaseSettings):
     bot_time_budget_s: float = Field(1.0, gt=0)
     bot_workers: int = Field(1, ge=1)
     handover_after_s: float = Field(60, ge=0)     # any seated player may hand a seat offline this long to a computer player (the host at once)
+    # turn timers (app/live/timers.py): an extra, short choice of seconds per decision offered
+    # besides 30/60/120/300 (for tests and demos; 0 = none), and how often each process looks
+    # for decisions past their deadline
+    turn_limit_test_s: int = Field(0, ge=0)
+    timer_poll_s: float = Field(0.5, gt=0)
     # lobby and cleanup
     room_ttl_s: float = Field(86400, gt=0)        # a waiting room nobody was connected to this long is deleted
     unused_room_ttl_s: float = Field(300, gt=0)   # a room nobody ever joined or connected to: deleted after this long

@@ -30,7 +30,8 @@ class Room(Base):
     From the start on: `state` = the engine's full state JSON after `version` actions (secret:
     never sent to a client; deferred, so loading a room does not read it), `rules_version` =
     the engine rules version the game was created under, `to_act` = the seat whose decision
-    it is (null once over; lets a restart find the rooms where a computer player must move)."""
+    it is (null once over; lets a restart find the rooms where a computer player must move);
+    `turn_limit_s`, `turn_at`, `deadline_at`: the turn timer (app/live/timers.py)."""
 
     __tablename__ = "rooms"
     __table_args__ = (
@@ -60,6 +61,11 @@ class Room(Base):
     # finished one is kept in `games`: migration 0005). Server default only (code that inserts
     # sets it), so rows written as older migrations' code wrote them stay valid.
     game_no: Mapped[int] = mapped_column(Integer, server_default="1")
+    # Turn timers (migration 0006; app/live/timers.py): the host's seconds per decision (None =
+    # off), when the current decision began, and its deadline (None without a timer or when over).
+    turn_limit_s: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    turn_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    deadline_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True, index=True)
 
     seats: Mapped[list[Seat]] = relationship(back_populates="room", order_by="Seat.seat",
                                              cascade="all, delete-orphan", passive_deletes=True)

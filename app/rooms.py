@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import secrets
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Callable
 
 from sqlalchemy import select, update
@@ -28,6 +28,24 @@ MAX_SEATS = 4
 MIN_PLAYERS = 2
 HOST_SEAT = 0
 BOT_NAMES = {"easy": "Bot (easy)", "normal": "Bot (normal)", "hard": "Bot (hard)"}
+#: The host's choices of seconds per decision (app/live/timers.py); None/0 = no timer.
+TURN_LIMITS = (30, 60, 120, 300)
+
+
+def turn_limits(test_s: int = 0) -> list[int]:
+    """The seconds per decision a host may choose: TURN_LIMITS, and `test_s` first when set
+    (Settings.turn_limit_test_s: a short timer for tests and demos)."""
+    return ([test_s] if test_s and test_s not in TURN_LIMITS else []) + list(TURN_LIMITS)
+
+
+def check_turn_limit(limit_s: int | None, test_s: int = 0) -> int | None:
+    """`limit_s` as stored (None = no timer, also for 0); 422 `bad_turn_limit` for a value
+    not in `turn_limits(test_s)`."""
+    if not limit_s:
+        return None
+    if limit_s not in turn_limits(test_s):
+        raise ApiError(422, "bad_turn_limit", "Choose no timer or one of the offered times.")
+    return limit_s
 
 
 def room_url(code: str, root: str = "") -> str:
@@ -82,16 +100,18 @@ def require_host(room: Room, token: str | None) -> Seat:
 
 
 async def create_room(session: AsyncSession, name: str, public: bool,
-                      creator_hash: str | None = None) -> tuple[Room, str]:
+                      creator_hash: str | None = None, turn_limit_s: int | None = None) -> tuple[Room, str]:
     """A new waiting room with the creator as host in seat 0 → (room, token) (flushed, not
     committed). Each try is a SAVEPOINT, so a code collision undoes only that try.
     `active_at` = `created_at` marks it as never joined nor connected to (cleanup:
-    UNUSED_ROOM_TTL_S); `creator_hash` is the creator's address (app/ratelimit.py)."""
+    UNUSED_ROOM_TTL_S); `creator_hash` is the creator's address (app/ratelimit.py);
+    `turn_limit_s` the timer (checked by the caller: `check_turn_limit`)."""
     token = new_token()
     for _ in range(5):
         now = utcnow()
         room = Room(code=new_room_code(), public=public, status="waiting", version=0,
-                    created_at=now, active_at=now, creator_hash=creator_hash, game_no=1)
+                    created_at=now, active_at=now, creator_hash=creator_hash, game_no=1,
+                    turn_limit_s=turn_limit_s)
         room.seats = [Seat(seat=HOST_SEAT, name=name, token_hash=hash_token(token), created_at=utcnow(),
                            ready=True)]
         try:
@@ -193,20 +213,30 @@ async def start_game(session: AsyncSession, room: Room) -> None:
     result = await session.execute(
         update(Room).where(Room.id == room.id, Room.status == "waiting")
         .values(status="playing", seed=seed, num_players=len(room.seats),
-                started_at=utcnow(), version=0, creator_hash=None, **start_values(game)))
+                started_at=utcnow(), version=0, creator_hash=None, **start_values(game, room.turn_limit_s)))
     if result.rowcount != 1:
         raise ApiError(409, "game_started", "The game has already started.")
 
 
+def set_turn_limit(room: Room, limit_s: int | None) -> None:
+    """(Before the start.) The room's seconds per decision (checked: `check_turn_limit`);
+    409 `game_started` after the start."""
+    _require_waiting(room)
+    room.turn_limit_s = limit_s
+
+
 async def hand_seat_to_bot(session: AsyncSession, room: Room, number: int, level: str,
                            connected: set[int], by: int | None = None, offline_s: float = 0.0,
-                           after_s: float = 0.0) -> Seat:
-    """During a game, let a computer player of `level` play a disconnected seat.
+                           after_s: float = 0.0, idle_s: float | None = None) -> Seat:
+    """During a game, let a computer player of `level` play a disconnected or idle seat.
 
     `by` is the caller's seat number (None = the host, as before): the host may do it at once; any
     other seated player whose own seat is connected only once the seat has been offline
     `offline_s` ≥ `after_s` seconds (Settings.handover_after_s), so one lost cookie cannot
-    stall a game. 404 `seat_not_found`, 409 `game_not_started` / `game_over` /
+    stall a game. A seat whose decision it has been for `idle_s` ≥ `after_s` seconds may be
+    handed over by any other seated player (host or not) even while it is connected, in a room
+    without a turn timer (with one, its time-outs do that: app/live/timers.py).
+    404 `seat_not_found`, 409 `game_not_started` / `game_over` /
     `seat_connected`, 403 `not_connected` (the caller's own seat has no live connection),
     403 `not_yet` (field `retry_after_s`: the whole seconds left)."""
     if room.status == "waiting":
@@ -216,23 +246,50 @@ async def hand_seat_to_bot(session: AsyncSession, room: Room, number: int, level
     seat = next((s for s in room.seats if s.seat == number), None)
     if seat is None:
         raise ApiError(404, "seat_not_found", "There is no such seat in this room.")
-    if number in connected:
+    idle = (idle_s is not None and room.turn_limit_s is None and by != number
+            and seat.bot_level is None)
+    if number in connected and not idle:
         raise ApiError(409, "seat_connected", "That player is connected.")
-    if by is not None and by != HOST_SEAT:
-        if by not in connected:
-            raise ApiError(403, "not_connected", "Only a player connected to the game may do this.")
-        if offline_s < after_s:
-            left = math.ceil(after_s - offline_s)
-            raise ApiError(403, "not_yet", f"Possible in {left} s.", retry_after_s=left)
+    if by is not None and by != HOST_SEAT and by not in connected:
+        raise ApiError(403, "not_connected", "Only a player connected to the game may do this.")
+    waited = max(offline_s if number not in connected else 0.0, idle_s if idle else 0.0)
+    if (by is not None and by != HOST_SEAT or number in connected) and waited < after_s:
+        left = math.ceil(after_s - waited)
+        raise ApiError(403, "not_yet", f"Possible in {left} s.", retry_after_s=left)
     seat.bot_level = level
     return seat
 
 
+async def seat_to_timeout_bot(session: AsyncSession, room_id: int, number: int, level: str) -> bool:
+    """After repeated time-outs (app/live/actions.py): a computer player of `level` plays the
+    person's seat `number` until its player takes it back; False if it already is a bot's."""
+    result = await session.execute(update(Seat).where(
+        Seat.room_id == room_id, Seat.seat == number, Seat.bot_level.is_(None), Seat.token_hash.is_not(None))
+        .values(bot_level=level))
+    return result.rowcount == 1
+
+
+async def take_seat_back(session: AsyncSession, room_id: int, number: int) -> None:
+    """A person takes their seat back from the computer player (their connection arrives, or
+    `DELETE /api/rooms/{code}/seats/{seat}/bot`). When it is that seat's decision, its clock
+    starts again now (a fresh deadline with a timer: app/live/timers.py)."""
+    await session.execute(update(Seat).where(Seat.room_id == room_id, Seat.seat == number)
+                          .values(bot_level=None))
+    row = (await session.execute(select(Room.turn_limit_s).where(
+        Room.id == room_id, Room.status == "playing", Room.to_act == number))).first()
+    if row is not None:
+        now = utcnow()
+        await session.execute(update(Room).where(Room.id == room_id, Room.to_act == number).values(
+            turn_at=now, deadline_at=now + timedelta(seconds=row.turn_limit_s) if row.turn_limit_s else None))
+
+
 def summary(room: Room, connected: set[int], you: int | None,
-            offline_for: Callable[[int], float] | None = None, handover_after_s: float = 60) -> dict:
+            offline_for: Callable[[int], float] | None = None, handover_after_s: float = 60,
+            limits: list[int] | None = None) -> dict:
     """The room summary of docs/protocol.md (`RoomOut`). `offline_for(seat)` → seconds a
     seat has been without a connection (Hub.offline_for); it fills `offline_s` of the
-    players that are neither connected nor computer players (else null)."""
+    players that are neither connected nor computer players (else null). `limits`: the turn
+    timers the host may choose (`turn_limits`)."""
     def offline(s: Seat) -> int | None:
         if offline_for is None or s.bot_level is not None or s.seat in connected:
             return None
@@ -242,6 +299,8 @@ def summary(room: Room, connected: set[int], you: int | None,
         "public": room.public, "host_seat": HOST_SEAT, "max_seats": MAX_SEATS,
         "created_at": iso(room.created_at), "version": room.version,
         "handover_after_s": int(math.ceil(handover_after_s)),
+        "turn_limit_s": room.turn_limit_s,
+        "turn_limits": limits if limits is not None else list(TURN_LIMITS),
         "players": [{"seat": s.seat, "name": s.name, "bot": s.bot_level is not None,
                      "bot_level": s.bot_level,
                      "connected": s.bot_level is not None or s.seat in connected,

@@ -4,7 +4,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, field_validator
 
 from .names import INVISIBLE
 
@@ -45,8 +45,15 @@ class CreateRoomIn(_Body):
 
     name: str
     public: StrictBool = True
+    turn_limit_s: StrictInt | None = None  # seconds per decision (RoomOut.turn_limits); null/0 = no timer
 
     _name = field_validator("name", mode="before")(clean_name)
+
+
+class TurnLimitIn(_Body):
+    """Body of POST /api/rooms/{code}/timer (host, before the start)."""
+
+    turn_limit_s: StrictInt | None = None  # one of RoomOut.turn_limits; null/0 = no timer
 
 
 class JoinRoomIn(_Body):
@@ -125,7 +132,9 @@ class RoomOut(BaseModel):
     max_seats: int = 4
     created_at: str
     version: int
-    handover_after_s: int = 60  # after this long offline any seated player may hand a seat to a computer player
+    handover_after_s: int = 60  # after this long offline (or idle on its decision, without a timer) any seated player may hand a seat to a computer player
+    turn_limit_s: int | None = None  # the turn timer: seconds per decision, null = none
+    turn_limits: list[int] = [30, 60, 120, 300]  # the timers the host may choose
     players: list[PlayerOut]
     you: int | None = None
     game: int = 1  # the number of the room's current game (play again moves it on)

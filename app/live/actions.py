@@ -28,10 +28,11 @@ from ..db import database_unavailable
 from ..errors import UNAVAILABLE
 from ..logs import action_kind, log_event
 from ..models import ActionRow, utcnow
+from .. import rooms as R
 from . import store
 from .broadcast import Broadcaster
 from .commits import Committer, Pending
-from .events import ActionApplied, Events
+from .events import ActionApplied, Events, RoomChanged
 from .fanout import Fanout
 from .frames import refuse
 from .hub import Connection
@@ -40,6 +41,10 @@ from .table import Table
 from .tables import Held, Tables
 
 log = logging.getLogger("osaka.live")
+#: After this many time-outs of one seat in a row, the seat is handed to a computer player
+#: (normal) until its player takes it back (app/live/timers.py, docs/protocol.md).
+TIMEOUTS_BEFORE_HANDOVER = 2
+TIMEOUT_LEVEL = "normal"  # the computer player that decides at a time-out
 
 
 class NotABotSeat(Exception):
@@ -79,7 +84,8 @@ class Actions:
             await self.act(conn.room, conn.seat, msg["id"], msg["version"], msg["action"], reply=conn)
 
     async def act(self, code: str, seat: int, action_id: str, version: int, action: dict, *,
-                  reply: Connection | None = None, bot_level: str | None = None) -> bool:
+                  reply: Connection | None = None, bot_level: str | None = None,
+                  timed_out: bool = False) -> bool:
         """Apply one action exactly once; True when it was applied.
 
         Refusals go to `reply` as `error` frames: `stale_version`, `game_not_started`, the
@@ -89,11 +95,17 @@ class Actions:
         seat, not per room: docs/protocol.md).
         A computer player's action (`bot_level` set) raises `NotABotSeat` if the seat is no
         longer played by a computer player of that level when the action would be stored
-        (its player took it back, here or in another process; logged once, here)."""
+        (its player took it back, here or in another process; logged once, here).
+        `timed_out`: the decision a computer player made for a person's seat at its deadline
+        (app/live/timers.py): applied only while the room is still at `version`, that seat is
+        a person's and its deadline has passed, with a `timed_out` event first in its events.
+        It and the person's own decision move the room from the same version (the commit's
+        `UPDATE … WHERE version = :v`): exactly one counts."""
         table = self.tables.get(code)
         if table is None:
             return False
-        attempt = _Attempt(code, seat, action_id, version, action, reply, bot_level is not None)
+        attempt = _Attempt(code, seat, action_id, version, action, reply, bot_level is not None or timed_out)
+        attempt.timed_out = timed_out
         try:
             applied = await self._apply(table, attempt, bot_level)
         except Exception as exc:
@@ -109,6 +121,8 @@ class Actions:
             return False
         attempt.note("applied", applied.version)
         await self.events.publish(applied)
+        if attempt.handed_over is not None:
+            await self.events.publish(attempt.handed_over)
         return True
 
     async def _apply(self, table: Table, attempt: _Attempt, bot_level: str | None) -> ActionApplied | bool:
@@ -118,7 +132,7 @@ class Actions:
             # Hot path (docs/performance.md): no read at all when the table is in play and knows
             # its computer players: the version check in the commit is what guarantees that the
             # table was current (a table behind the database loses it: `_lost_race` catches up).
-            if table.state is None or table.bot_levels is None:
+            if table.state is None or table.bot_levels is None or attempt.timed_out:
                 room = await held.read_room()   # with its seats; catches the table up
                 if room is None:
                     return attempt.refuse("room_not_found", "The room is gone.")
@@ -130,28 +144,58 @@ class Actions:
                 return attempt.refuse("stale_version", f"The game is at version {table.version}, not {version}.")
             if bot_level is not None and not self._still_the_bot(held, seat, bot_level):
                 raise self._not_a_bot(attempt)
+            if attempt.timed_out and not self._past_deadline(held, seat):
+                return attempt.refuse("not_timed_out", "That decision has not timed out.")
             try:
                 parsed = engine.action_from_json(attempt.action)
                 new_state, events = engine.play(table.state, seat, parsed)
             except engine.IllegalAction as exc:
                 return attempt.refuse(exc.code, exc.message)
+            if attempt.timed_out:
+                events = [{"type": "timed_out", "seat": seat, "visible_to": None}, *events]
             new_version = table.version + 1
+            clock = store.clock_values(new_state, table.turn_limit_s)
             # Several processes: the seat's controller is checked again in the storing
             # transaction, with its row locked (commits.py), so a take-back committed by another
             # process at any moment before is seen.
-            pending = Pending(table.code, *self._rows(held, seat, action_id, parsed.to_json(), new_state, events),
+            pending = Pending(table.code, *self._rows(held, seat, action_id, parsed.to_json(), new_state, events,
+                                                      clock),
                               bot=(seat, bot_level) if bot_level is not None and self.fanout.shared else None)
             await held.end_transaction()  # hold no connection while the writer needs one (SQLite has one)
             if not await self.committer.commit(pending):
                 if pending.not_a_bot:
                     raise self._not_a_bot(attempt)
                 return await self._lost_race(held, attempt)
-            table.applied(new_state, new_version, seat, action_id, events)
+            table.applied(new_state, new_version, seat, action_id, events, clock)
+            if attempt.timed_out and table.timeouts_in_a_row(seat) >= TIMEOUTS_BEFORE_HANDOVER:
+                attempt.handed_over = await self._hand_over(held, seat)
             attempt.committed = ActionApplied(attempt.code, new_version, bool(table.bot_levels))
             self.broadcaster.broadcast_game(table, [(new_version, events)])
-            if new_state.phase == "over":
+            if new_state.phase == "over" or attempt.handed_over is not None:
                 await self.broadcaster.broadcast_room(held.session, attempt.code)
         return attempt.committed
+
+    @staticmethod
+    def _past_deadline(held: Held, seat: int) -> bool:
+        """For a time-out (read under the lock just now): the game is on, `seat` is to act, is a
+        person's, and its decision's deadline has passed by the server's clock."""
+        table, room = held.table, held.room
+        return (room is not None and room.status == "playing" and table.state is not None
+                and table.state.to_act == seat and seat not in (table.bot_levels or {})
+                and room.deadline_at is not None and room.deadline_at <= utcnow())
+
+    async def _hand_over(self, held: Held, seat: int) -> RoomChanged | None:
+        """After the seat's TIMEOUTS_BEFORE_HANDOVER-th time-out in a row: a computer player
+        (TIMEOUT_LEVEL) plays it until its player takes it back (R.take_seat_back). Committed
+        here, under the lock; → the `RoomChanged` to publish after it (computer players, other
+        processes, the lobby)."""
+        room = held.room
+        if not await R.seat_to_timeout_bot(held.session, held.table.room_id, seat, TIMEOUT_LEVEL):
+            return None
+        await held.session.commit()
+        held.table.bot_levels = {**(held.table.bot_levels or {}), seat: TIMEOUT_LEVEL}
+        log_event(log, "handover", room=held.table.code, seat=seat, by="timeout")
+        return RoomChanged(held.table.code, "playing", bool(room is not None and room.public))
 
     def _still_the_bot(self, held: Held, seat: int, level: str) -> bool:
         """Under the room's lock: is `seat` still played by the computer player of `level` that
@@ -171,8 +215,9 @@ class Actions:
 
     @staticmethod
     def _rows(held: Held, seat: int, action_id: str, action: dict, new_state,
-              events: list[dict]) -> tuple[dict, dict]:
-        """The action's row and its version move (with the new state's snapshot, store.py) →
+              events: list[dict], clock: dict) -> tuple[dict, dict]:
+        """The action's row and its version move (with the new state's snapshot and the next
+        decision's `clock`, turn_at and deadline_at: store.py) →
         (row, bump) of `Pending` (commits.py: the group commit; the fan-out tells the other
         processes on commit)."""
         table = held.table
@@ -181,7 +226,7 @@ class Actions:
         bump = {"room_id": table.room_id, "old_version": table.version,
                 "new_version": table.version + 1,
                 "new_status": "over" if new_state.phase == "over" else "playing",
-                **store.snapshot_values(new_state)}
+                "state": new_state.to_json(), "to_act": new_state.to_act, **clock}
         return row, bump
 
     async def _lost_race(self, held: Held, attempt: _Attempt) -> bool:
@@ -216,6 +261,8 @@ class _Attempt:
     by_bot: bool
     start: float = field(default_factory=time.perf_counter)
     committed: ActionApplied | None = None  # set once the action is committed
+    timed_out: bool = False                 # decided for its seat at a time-out (timers.py)
+    handed_over: RoomChanged | None = None  # ... which handed the seat to a computer player
 
     def note(self, outcome: str, at: int | None = None) -> None:
         """One log line per action outcome: its type and outcome code, never its payload
@@ -223,7 +270,7 @@ class _Attempt:
         included; for an applied action, until its frames were queued for everyone)."""
         log_event(log, "action", room=self.code, seat=self.seat, action=action_kind(self.action),
                   version=self.version if at is None else at, outcome=outcome,
-                  by="bot" if self.by_bot else "player",
+                  by="timeout" if self.timed_out else "bot" if self.by_bot else "player",
                   ms=round((time.perf_counter() - self.start) * 1000, 1))
 
     def refuse(self, err: str, message: str) -> bool:

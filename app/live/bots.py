@@ -238,6 +238,11 @@ class BotDriver:
         except RoomGone:
             return None
 
+    async def choose(self, view: dict, level: str, history: list[dict], seed: int) -> dict:
+        """A computer player's action JSON for `view` (a seat's player view) and `history` (the
+        events it may see), decided in a worker process (the turn timers use it too)."""
+        return await self._choose(view, level, history, seed)
+
     async def _choose(self, view: dict, level: str, history: list[dict], seed: int) -> dict:
         """Ask a worker process; a pool whose worker died is replaced once and asked again."""
         loop = asyncio.get_running_loop()

@@ -19,6 +19,12 @@ from .hub import Connection, Hub, dumps
 from .table import Table, visible
 
 
+def state_frame(table: Table, seat: int | None, clock: dict | None = None) -> dict:
+    """A `state` frame for `seat` (`Table.state_message`: its player view, the result once over)
+    with the turn clock (`Table.clock`)."""
+    return {**table.state_message(seat), "clock": clock if clock is not None else table.clock()}
+
+
 class Broadcaster:
     """Room summaries and game frames for the connections of this process (`hub`)."""
 
@@ -35,7 +41,8 @@ class Broadcaster:
     def summary(self, room: Room, you: int | None) -> dict:
         """The room summary (`RoomOut`, app/rooms.py) with presence from every process."""
         return R.summary(room, self.connected_seats(room.code), you,
-                         lambda n: self.hub.offline_for(room.code, n), self.settings.handover_after_s)
+                         lambda n: self.hub.offline_for(room.code, n), self.settings.handover_after_s,
+                         R.turn_limits(self.settings.turn_limit_test_s))
 
     async def broadcast_room(self, session: AsyncSession, code: str) -> None:
         """Send the room summary, as committed now, to every connection of the room."""
@@ -59,12 +66,12 @@ class Broadcaster:
         if table.state is None:
             return
         conn.send({"type": "history", "version": table.version, "events": table.history(conn.seat)})
-        conn.send(table.state_message(conn.seat))
+        conn.send(state_frame(table, conn.seat))
 
     def send_state(self, conn: Connection, table: Table) -> None:
         """The current state to one connection."""
         if table.state is not None:
-            conn.send(table.state_message(conn.seat))
+            conn.send(state_frame(table, conn.seat))
 
     def broadcast_game(self, table: Table, actions: list[tuple[int, list[dict]]]) -> None:
         """For each (version, events): the events filtered per seat; then the current state.
@@ -72,11 +79,12 @@ class Broadcaster:
         if not actions:
             return
         frames: dict[int | None, list[str]] = {}
+        clock = table.clock()
         for conn in self.hub.of(table.code):
             if conn.seat not in frames:
                 out = [dumps({"type": "event", "version": v, "events": visible(ev, conn.seat)})
                        for v, ev in actions]
-                out.append(dumps(table.state_message(conn.seat)))
+                out.append(dumps(state_frame(table, conn.seat, clock)))
                 frames[conn.seat] = out
             for text in frames[conn.seat]:
                 conn.send(text)

@@ -21,12 +21,16 @@ from ..models import Room
 _ROOMS = Room.__table__
 #: Optimistic concurrency (the action's commit): 0 rows when another process committed this
 #: version first. Parameters: room_id, old_version, new_version, new_status, and the game's
-#: snapshot after the action: state, to_act (store.snapshot_values).
+#: snapshot after the action: state, to_act, turn_at, deadline_at (store.snapshot_values). This
+#: version check is also what decides between a player's decision and its time-out
+#: (app/live/timers.py): both move the room from the same version, only one can.
 BUMP_VERSION = (update(_ROOMS)
                 .where(_ROOMS.c.id == bindparam("room_id"), _ROOMS.c.version == bindparam("old_version"))
                 .values(version=bindparam("new_version"), status=bindparam("new_status"),
                         state=bindparam("state", type_=_ROOMS.c.state.type),
-                        to_act=bindparam("to_act", type_=_ROOMS.c.to_act.type)))
+                        to_act=bindparam("to_act", type_=_ROOMS.c.to_act.type),
+                        turn_at=bindparam("turn_at", type_=_ROOMS.c.turn_at.type),
+                        deadline_at=bindparam("deadline_at", type_=_ROOMS.c.deadline_at.type)))
 
 #: Called with (room code, kinds) when another process changed a room (kinds ⊆ {"g", "r", "p"}).
 RemoteChange = Callable[[str, set[str]], Awaitable[None]]

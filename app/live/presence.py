@@ -27,7 +27,7 @@ log = logging.getLogger("osaka.live")
 _ROOMS = Room.__table__
 # The room row as a connecting client needs it (read after taking the room lock).
 _ROOM_NOW = select(_ROOMS.c.id, _ROOMS.c.seed, _ROOMS.c.num_players, _ROOMS.c.version,
-                   _ROOMS.c.status).where(_ROOMS.c.id == bindparam("room_id"))
+                   _ROOMS.c.status, _ROOMS.c.turn_at, _ROOMS.c.deadline_at).where(_ROOMS.c.id == bindparam("room_id"))
 # When a room's last connection left (executemany from the cleanup).
 _SET_ACTIVE_AT = (update(_ROOMS).where(_ROOMS.c.code == bindparam("c"))
                   .values(active_at=bindparam("t")))
@@ -52,7 +52,7 @@ class Presence:
         code = room.code
         async with self.tables.hold(table) as held:
             if took_back:  # the player takes the seat back from the computer
-                await held.session.execute(update(Seat).where(Seat.id == seat.id).values(bot_level=None))
+                await R.take_seat_back(held.session, room.id, seat.seat)  # its clock starts again
                 table.forget_seats()
                 await held.session.commit()
             was_busy = bool(self.hub.of(code))

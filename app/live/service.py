@@ -10,7 +10,7 @@ Who does what (each a small module; docs/architecture.md follows one action thro
 - `RoomSockets` (sockets.py; handshake.py; admission.py: connection limits), `Presence`
   (presence.py), `LobbyFeed` (lobby.py).
 - `Fanout` (fanout.py; pg_fanout.py): telling and hearing other processes.
-- `BotDriver` (bots.py), `Cleanup` (cleanup.py), `RemoteChanges` (remote.py).
+- `BotDriver` (bots.py), `TurnTimers` (timers.py: time-outs), `Cleanup` (cleanup.py), `RemoteChanges` (remote.py).
 - `Events` (events.py): `RoomChanged`, `ActionApplied`, `PresenceChanged` → lobby, fan-out, bots.
 
 The HTTP routes and the app's lifespan use `Live`'s methods below; nothing else reaches in.
@@ -41,6 +41,7 @@ from .remote import RemoteChanges
 from .sockets import RoomSockets
 from .table import Table
 from .tables import Tables
+from .timers import TurnTimers
 
 
 class Live:
@@ -66,6 +67,7 @@ class Live:
         self.bots = BotDriver(settings, sessions, self.tables, self.actions)
         self.cleanup = Cleanup(settings, sessions, self.hub, self.tables, self.presence, self.lobby, self.bots,
                                self.fanout)
+        self.timers = TurnTimers(settings, sessions, self.tables, self.actions, self.bots)
         self.remote = RemoteChanges(self.hub, self.tables, self.broadcaster, self.lobby)
         # Who reacts to what: the lobby, the other processes, then the computer players.
         self.events.subscribe(RoomChanged, self.lobby.on_room_changed)
@@ -84,6 +86,7 @@ class Live:
         """Start the background tasks (lifespan): the lobby feed and the fan-out's listener
         (waited for up to `listen_timeout_s`, so a fresh process misses nothing)."""
         self._background.append(asyncio.get_running_loop().create_task(self.lobby.run(), name="lobby"))
+        self._background.append(asyncio.get_running_loop().create_task(self.timers.run(), name="turn-timers"))
         await self.fanout.start(listen_timeout_s)
 
     async def resume(self) -> None:
@@ -106,6 +109,7 @@ class Live:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._background.clear()
+        await self.timers.close()
         await self.fanout.close()
         with contextlib.suppress(Exception):  # store when rooms were last watched
             async with self.sessions() as session:

@@ -8,6 +8,7 @@ log through the engine: what was committed is what every process and every later
 """
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import bindparam, select
@@ -15,23 +16,35 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
 
-from ..models import ActionRow, Room
+from ..models import ActionRow, Room, utcnow
 
 ROOMS, ACTIONS = Room.__table__, ActionRow.__table__
 
 
-def snapshot_values(state: Any) -> dict:
-    """The room row's columns that follow the game state: `state` (full JSON) and `to_act`."""
-    return {"state": state.to_json(), "to_act": state.to_act}
+def clock_values(state: Any, limit_s: int | None, now: datetime | None = None) -> dict:
+    """The turn clock's columns for a decision beginning `now` (naive UTC, default: now):
+    `turn_at` and `deadline_at` (= turn_at + `limit_s` seconds; None without a timer, and both
+    None once the game is over). app/live/timers.py."""
+    if state.phase == "over" or state.to_act is None:
+        return {"turn_at": None, "deadline_at": None}
+    now = now or utcnow()
+    return {"turn_at": now, "deadline_at": None if not limit_s else now + timedelta(seconds=limit_s)}
 
 
-def start_values(state: Any) -> dict:
+def snapshot_values(state: Any, limit_s: int | None = None) -> dict:
+    """The room row's columns that follow the game state: `state` (full JSON), `to_act`, and
+    the clock of the decision that begins now (`clock_values`, timer `limit_s`)."""
+    return {"state": state.to_json(), "to_act": state.to_act, **clock_values(state, limit_s)}
+
+
+def start_values(state: Any, limit_s: int | None = None) -> dict:
     """The room row's game columns at the start (version 0): the snapshot and its rules version."""
-    return {**snapshot_values(state), "rules_version": state.rules_version}
+    return {**snapshot_values(state, limit_s), "rules_version": state.rules_version}
 
 
 # The snapshot: seed, version and state read in ONE statement, so they belong together.
-SNAPSHOT = select(ROOMS.c.seed, ROOMS.c.version, ROOMS.c.state).where(ROOMS.c.id == bindparam("room_id"))
+SNAPSHOT = select(ROOMS.c.seed, ROOMS.c.version, ROOMS.c.state, ROOMS.c.turn_at,
+                  ROOMS.c.deadline_at).where(ROOMS.c.id == bindparam("room_id"))
 # The log between two versions (after, upto], in order.
 LOG = (select(ACTIONS.c.version, ACTIONS.c.seat, ACTIONS.c.action_id, ACTIONS.c.events)
        .where(ACTIONS.c.room_id == bindparam("room_id"), ACTIONS.c.version > bindparam("after"),

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
 
-from ..models import Room
+from ..models import Room, utcnow
 from . import store
 
 log = logging.getLogger("osaka.table")
@@ -42,11 +43,51 @@ class Table:
         # seat → level of the computer players, as last read with the room's seats under the
         # lock (`note_seats`); None = not known here (the action path then reads the room).
         self.bot_levels: dict[int, str] | None = None
+        self.actors: list[int] = []          # actors[v - 1] = the seat of action v
+        # The turn clock (app/live/timers.py), as last committed: the host's seconds per decision
+        # (None = no timer; known with `bot_levels`), when the current decision began, its deadline.
+        self.turn_limit_s: int | None = None
+        self.turn_at: datetime | None = None
+        self.deadline_at: datetime | None = None
 
     def note_seats(self, room: Any) -> None:
         """Remember which seats are computer players' from `room` read with its seats (under
-        the room's lock); `forget_seats` when they may have changed without such a read."""
+        the room's lock), and the room's turn timer; `forget_seats` when they may have changed
+        without such a read."""
         self.bot_levels = {s.seat: s.bot_level for s in room.seats if s.bot_level is not None}
+        self.turn_limit_s = room.turn_limit_s
+        self.note_clock(room)
+
+    def note_clock(self, row: Any) -> None:
+        """Take `turn_at` and `deadline_at` from a room row that has them (else keep them)."""
+        if hasattr(row, "turn_at") and hasattr(row, "deadline_at"):
+            self.turn_at, self.deadline_at = row.turn_at, row.deadline_at
+
+    def clock(self, now: datetime | None = None) -> dict | None:
+        """The `clock` member of a `state` frame (docs/protocol.md): {"seat": the seat to act,
+        "turn_ms": milliseconds since its decision began, "left_ms": milliseconds to its
+        deadline (≥ 0) or None without a timer, or while a computer player plays that seat}, by
+        the server's clock; None when nobody is to act."""
+        if self.state is None or self.state.phase == "over" or self.state.to_act is None or self.turn_at is None:
+            return None
+        now = now or utcnow()
+        left = None
+        if self.deadline_at is not None and self.state.to_act not in (self.bot_levels or {}):
+            left = max(0, int((self.deadline_at - now).total_seconds() * 1000))
+        return {"seat": self.state.to_act, "turn_ms": max(0, int((now - self.turn_at).total_seconds() * 1000)),
+                "left_ms": left}
+
+    def timeouts_in_a_row(self, seat: int) -> int:
+        """How many of `seat`'s latest decisions in a row were made for it at a time-out (their
+        events begin with `timed_out`, app/live/timers.py), counting back to its last own one."""
+        count = 0
+        for actor, events in zip(reversed(self.actors), reversed(self.events)):
+            if actor != seat:
+                continue
+            if not (events and events[0].get("type") == "timed_out"):
+                break
+            count += 1
+        return count
 
     def forget_seats(self) -> None:
         """The seats may have changed (elsewhere): the next action reads them again."""
@@ -63,6 +104,8 @@ class Table:
         Returns the (version, events) of the actions loaded now (committed elsewhere, or the
         whole game on the first load). Raises RuntimeError when the stored log has a gap."""
         same_game = self.state is not None and self.seed == room.seed
+        if same_game and room.version == self.version:
+            self.note_clock(room)
         if room.seed is None or (same_game and room.version <= self.version):
             # Equal: nothing new. Lower: `room` was read before our last commit (the log only grows).
             if room.seed is None:
@@ -83,20 +126,28 @@ class Table:
         for row in rows:
             self.events.append(row.events)
             self.action_ids.add((row.seat, row.action_id))
+            self.actors.append(row.seat)
             caught.append((row.version, row.events))
         self.state, self.version = store.load_state(snap.state), snap.version
+        self.note_clock(snap)
         return caught
 
     def _reset(self, seed: int | None) -> None:
         """Forget the game (another one, or none yet)."""
         self.state, self.version, self.events, self.seed = None, 0, [], seed
         self.action_ids = set()
+        self.actors = []
 
-    def applied(self, state: Any, version: int, seat: int, action_id: str, events: list[dict]) -> None:
-        """Record an action this process committed (the table is then at `version`)."""
+    def applied(self, state: Any, version: int, seat: int, action_id: str, events: list[dict],
+                clock: dict | None = None) -> None:
+        """Record an action this process committed (the table is then at `version`); `clock`:
+        the turn_at/deadline_at committed with it."""
         self.state, self.version = state, version
         self.events.append(events)
         self.action_ids.add((seat, action_id))
+        self.actors.append(seat)
+        if clock is not None:
+            self.turn_at, self.deadline_at = clock["turn_at"], clock["deadline_at"]
 
     def history(self, seat: int | None) -> list[dict]:
         """All past events of the game that `seat` may see, in order."""

@@ -31,9 +31,10 @@ from .events import Events, RoomChanged
 from .table import Table
 
 
-# The seats' computer players of a room (Held.know_seats).
+# The seats' computer players of a room, and its turn timer (Held.know_seats).
 _SEAT_LEVELS = select(Seat.__table__.c.seat, Seat.__table__.c.bot_level).where(
     Seat.__table__.c.room_id == bindparam("room_id"))
+_TURN_LIMIT = select(Room.__table__.c.turn_limit_s).where(Room.__table__.c.id == bindparam("room_id"))
 
 
 class RoomLockMisuse(RuntimeError):
@@ -74,10 +75,11 @@ class Held:
             await self._session.commit()
 
     async def know_seats(self) -> None:
-        """Make sure the table knows its computer players (`Table.bot_levels`): read the seats
-        now, under the lock, if it does not."""
+        """Make sure the table knows its computer players (`Table.bot_levels`) and its turn
+        timer (`Table.turn_limit_s`): read them now, under the lock, if it does not."""
         if self.table.bot_levels is None:
             rows = (await self.session.execute(_SEAT_LEVELS, {"room_id": self.table.room_id})).all()
+            self.table.turn_limit_s = await self.session.scalar(_TURN_LIMIT, {"room_id": self.table.room_id})
             self.table.bot_levels = {r.seat: r.bot_level for r in rows if r.bot_level is not None}
 
     async def read_room(self, *, catch_up: bool = True) -> Room | None:

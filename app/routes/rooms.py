@@ -11,8 +11,9 @@ from ..names import check_name
 from ..prefix import root_of
 from ..ratelimit import address_hash, check_waiting_rooms
 from .. import rematch
+from ..models import utcnow
 from ..schemas import (AgainIn, AgainOut, BotIn, CreateRoomIn, CreateRoomOut, JoinRoomIn, JoinRoomOut, LobbyRoomOut,
-                       RoomOut, SeatOut, StatusOut)
+                       RoomOut, SeatOut, StatusOut, TurnLimitIn)
 from ..security import cookie_name
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])
@@ -46,10 +47,11 @@ async def create_room(body: CreateRoomIn, request: Request, response: Response, 
     host = request.client.host if request.client else None  # behind a trusted proxy: X-Forwarded-For
     request.app.state.limiter.hit("create", host)
     check_name(body.name)
+    limit = R.check_turn_limit(body.turn_limit_s, live.settings.turn_limit_test_s)
     creator = address_hash(host)
     await check_waiting_rooms(session, creator, live.settings.rooms_per_address,
                               live.settings.unused_room_ttl_s)
-    room, token = await R.create_room(session, body.name, body.public, creator)
+    room, token = await R.create_room(session, body.name, body.public, creator, limit)
     await session.commit()  # a new room: nobody can hold its lock yet
     _set_seat_cookie(request, response, live, room.code, token)
     await live.room_created(room.code, body.public)
@@ -132,18 +134,53 @@ async def leave_seat(code: str, live: LiveDep, token: TokenDep):
     return {"seat": number}
 
 
+@router.post("/{code}/timer", response_model=RoomOut, responses=ERRORS)
+async def set_timer(code: str, body: TurnLimitIn, live: LiveDep, token: TokenDep):
+    """(Host only, before the start.) The turn timer: seconds per decision, one of the room's
+    `turn_limits`, or null/0 for none (422 `bad_turn_limit`). → the room summary."""
+    limit = R.check_turn_limit(body.turn_limit_s, live.settings.turn_limit_test_s)
+    async with live.tables.change(code) as held:
+        R.require_host(held.room, token)
+        R.set_turn_limit(held.room, limit)
+        out = live.summary(held.room, R.HOST_SEAT)
+    return {**out, "turn_limit_s": limit}
+
+
 @router.post("/{code}/seats/{seat}/bot", response_model=SeatOut, responses=ERRORS)
 async def seat_to_bot(code: str, body: BotIn, live: LiveDep, token: TokenDep,
                       seat: str = Path(description="seat number, 0 to 3")):
     """(During a game.) A computer player plays a disconnected seat until its player connects
     again; 409 `seat_connected` while that seat has a live connection. The host may do it at
-    once, any other connected seated player after HANDOVER_AFTER_S seconds offline (403 `not_yet`)."""
+    once, any other connected seated player after HANDOVER_AFTER_S seconds offline (403 `not_yet`).
+    Without a turn timer, a seat whose decision it has been for HANDOVER_AFTER_S seconds may be
+    handed over by any other seated player even while it is connected."""
     async with live.tables.change(code) as held:
         room = held.room
         by = R.require_seat(room, token).seat
         number = _seat_number(seat)
+        idle = None
+        if room.status == "playing" and room.to_act == number and room.turn_at is not None:
+            idle = (utcnow() - room.turn_at).total_seconds()
         await R.hand_seat_to_bot(held.session, room, number, body.level, live.connected_seats(room.code), by,
-                                 live.hub.offline_for(room.code, number), live.settings.handover_after_s)
+                                 live.hub.offline_for(room.code, number), live.settings.handover_after_s, idle)
+    return {"seat": number}
+
+
+@router.delete("/{code}/seats/{seat}/bot", response_model=SeatOut, responses=ERRORS)
+async def take_seat_back(code: str, live: LiveDep, token: TokenDep,
+                         seat: str = Path(description="seat number, 0 to 3")):
+    """(During a game, the seat's own player.) Take the seat back from the computer player
+    (e.g. after repeated time-outs); its clock starts again if it is its decision. 403
+    `not_your_seat` for another seat's token; 409 `not_a_bot` when no computer plays it."""
+    async with live.tables.change(code) as held:
+        mine = R.require_seat(held.room, token)
+        number = _seat_number(seat)
+        if mine.seat != number:
+            raise ApiError(403, "not_your_seat", "Only the seat's own player may take it back.")
+        if mine.bot_level is None:
+            raise ApiError(409, "not_a_bot", "No computer player plays this seat.")
+        await R.take_seat_back(held.session, held.room.id, number)
+        held.table.forget_seats()
     return {"seat": number}
 
 

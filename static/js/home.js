@@ -43,7 +43,8 @@ async function main() {
     const btn = ev.submitter || document.querySelector("#create-form button");
     btn.disabled = true;
     try {
-      const r = await api("POST", "/api/rooms", { name: n, public: pub });
+      const limit = Number(document.getElementById("create-timer").value) || null;
+      const r = await api("POST", "/api/rooms", { name: n, public: pub, turn_limit_s: limit });
       rememberName(n);
       location.href = appUrl("/r/" + encodeURIComponent(r.code));
     } catch (e) {

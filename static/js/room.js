@@ -10,6 +10,7 @@ import { WaitingView, copyLink } from "./waiting.js";
 import { buildTable, renderTable, pruneSelection, turnText } from "./table.js";
 import { logEntries } from "./logview.js";
 import { announce, keepFocus, installShortcuts, focusRow } from "./keys.js";
+import { setClock, clockText } from "./clock.js";
 
 const code = document.body.dataset.code;
 const root = document.getElementById("room-root");
@@ -76,6 +77,10 @@ ctx.hostBot = async (seat, level) => {
   try { await api("POST", `/api/rooms/${encodeURIComponent(code)}/seats/${seat}/bot`, { level }); }
   catch (e) { toast(errorText(e.code, e.fields)); }  // not_yet: its retry_after_s field
 };
+ctx.takeBack = async () => {
+  try { await api("DELETE", `/api/rooms/${encodeURIComponent(code)}/seats/${ctx.seat}/bot`); }
+  catch (e) { toast(errorText(e.code, e.fields)); }
+};
 ctx.redraw = () => redraw();
 // One pending "redraw later" (e.g. when a player may hand an offline seat to a computer).
 let laterTimer = null, laterAt = 0;
@@ -96,9 +101,15 @@ function drawTurn() {
   else tt = turnText(ctx);
   fill(el, tt.nodes || tt.text);
   el.className = "turn" + (tt.mine ? " mine" : "");
-  document.title = (tt.mine ? t("title.yours") + " — " : "") + t("room.room") + " " + code + " — " + t("app.name");
+  drawTitle(tt.mine);
   if (tt.mine && !wasMine) { beep(); announce(tt.text); }
   wasMine = tt.mine;
+}
+
+// The tab title; on your own turn with the time left ("(0:42) ● Your turn — …").
+function drawTitle(mine) {
+  const left = mine ? clockText() : "";
+  document.title = (left ? "(" + left + ") " : "") + (mine ? t("title.yours") + " — " : "") + t("room.room") + " " + code + " — " + t("app.name");
 }
 
 // The log: one entry per turn, one <li> per event line inside it (Preact, keyed; only new
@@ -181,6 +192,8 @@ function onMessage(msg) {
       document.body.dataset.version = String(msg.version);
       if (ctx.room && ctx.room.status === "waiting") ctx.room.status = msg.view.phase === "over" ? "over" : "playing";
       if (ctx.view.seat !== undefined && ctx.view.seat !== null) ctx.seat = ctx.view.seat;
+      ctx.clock = msg.clock || null;
+      setClock(ctx.clock, !!ctx.clock && ctx.seat !== null && ctx.clock.seat === ctx.seat, () => drawTitle(wasMine));
       redraw();
       break;
     case "event":

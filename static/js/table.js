@@ -15,6 +15,7 @@ import { barView } from "./bar.js";
 import { syncDialog, wireDialog, dialogKey } from "./decide.js";
 import { changesSince, turnsPlayed } from "./changes.js";
 import { roving, rowKeys, SHORTCUTS } from "./keys.js";
+import { idleS } from "./clock.js";
 
 function row(id, labelId) {
   return h("div", { class: "cards" + (id === "market" ? " scroll" : ""), id, "data-row": id, role: "group", "aria-labelledby": labelId });
@@ -176,20 +177,30 @@ function playerView(ctx, p, seat) {
 }
 
 /** "Let a computer player take over" on a disconnected opponent's card (protocol.md): the
- *  host may do it at once, every other seated player after `handover_after_s` offline. */
+ *  host may do it at once, every other seated player after `handover_after_s` offline; and
+ *  without a turn timer on a connected seat sitting on its decision that long. */
 function handover(ctx, seat, rp) {
   const w = ctx.view, room = ctx.room;
-  if (ctx.seat === null || seat === ctx.seat || w.phase === "over" || rp.seat === undefined || rp.bot || rp.connected) return null;
-  const isHost = room.you !== null && room.you === room.host_seat;
+  if (ctx.seat === null || seat === ctx.seat || w.phase === "over" || rp.seat === undefined || rp.bot) return null;
   const after = room.handover_after_s ?? 60;
+  if (rp.connected) {
+    const idle = !room.turn_limit_s && ctx.clock && ctx.clock.seat === seat ? idleS() : null;
+    if (idle === null) return null;
+    if (idle < after) { ctx.later((after - idle) * 1000 + 250); return null; }
+    return letBot(ctx, seat, v("span", { class: "muted" }, t("table.let_bot_idle")));
+  }
+  const isHost = room.you !== null && room.you === room.host_seat;
   const off = (rp.offline_s ?? 0) + (performance.now() - (ctx.roomAt || performance.now())) / 1000;
   if (!isHost && off < after) {
     ctx.later((after - off) * 1000 + 250);
     return v("div", { class: "pl-line handover muted" }, t("table.let_bot_later", { n: after }));
   }
+  return letBot(ctx, seat, isHost && off < after ? v("span", { class: "muted" }, t("table.let_bot_host")) : null);
+}
+
+function letBot(ctx, seat, note) {
   const id = "level-" + seat;
-  return v("div", { class: "pl-line handover" },
-    isHost && off < after ? v("span", { class: "muted" }, t("table.let_bot_host")) : null,
+  return v("div", { class: "pl-line handover" }, note,
     v("span", { class: "bar-group" },
       v("select", { id, "aria-label": t("room.level") }, ["easy", "normal", "hard"].map((l) => v("option", { value: l, selected: l === "normal" }, t("level." + l)))),
       v("button", { type: "button", class: "btn small", title: t("table.let_bot_title"),
@@ -277,7 +288,11 @@ export function renderTable(ctx, parts) {
   parts.keys.hidden = over || ctx.seat === null;
   parts.bar.className = "actionbar" + (ctx.seat === null ? " watching" : "");
   parts.bar.setAttribute("aria-label", t("table.actions"));
-  render(over ? null : ctx.seat === null ? v("p", { class: "hint", id: "spectator-note" }, t("table.spectator")) : barView(ctx), parts.bar);
+  const me = ctx.seat === null ? null : (ctx.room.players || []).find((x) => x.seat === ctx.seat);
+  render(over ? null : ctx.seat === null ? v("p", { class: "hint", id: "spectator-note" }, t("table.spectator"))
+    : me && me.bot ? v("p", { class: "hint", id: "taken-over" }, t("table.taken_over"), " ",
+      v("button", { type: "button", class: "btn primary", id: "take-back", onClick: ctx.takeBack }, t("table.take_back")))
+    : barView(ctx), parts.bar);
   render(keysView(), parts.keys);
   syncDialog(ctx, parts.dialog);
 }

@@ -4,6 +4,7 @@ import { h as v, render } from "../vendor/preact.js";
 import { h, fill, toast, appUrl } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { api } from "./net.js";
+import { limitText } from "./clock.js";
 import { PLAYER_COLORS, playerName, markerOf, isComputerSeat, rememberedName, rememberName, validName, errorText, nameTag } from "./common.js";
 
 export function roomUrl(code) { return location.origin + appUrl("/r/" + encodeURIComponent(code)); }
@@ -56,6 +57,10 @@ export class WaitingView {
     this.addBotWhy = h("span", { class: "why", id: "add-bot-why" });
     this.start = h("button", { type: "button", class: "btn primary big-btn", id: "start-btn", onclick: () => this.startGame() });
     this.startHint = h("p", { class: "muted", id: "start-hint" });
+    // The turn timer: the host chooses it; everyone sees it.
+    this.timer = h("select", { id: "timer-select", onchange: () => this.setTimer() });
+    this.timerLabel = h("span");
+    this.timerLine = h("div", { class: "bar-group timer-line", id: "timer-line" });
     // A visitor's first question is "how do I join?": the join form comes first (above the
     // invitation), empty for those already seated.
     fill(root, h("section", { class: "panel waiting" },
@@ -65,7 +70,7 @@ export class WaitingView {
       h("div", { class: "share" },
         h("div", { class: "share-text" }, this.el.share, this.el.link, this.el.copy),
         this.el.qr),
-      this.el.seatsH, this.el.seats, this.el.note, this.el.host));
+      this.el.seatsH, this.el.seats, this.el.note, this.timerLine, this.el.host));
   }
 
   async join(e) {
@@ -104,6 +109,12 @@ export class WaitingView {
       await api("DELETE", `/api/rooms/${encodeURIComponent(this.code)}/seats/${seat}`);
       if (refocus) this.addBot.focus();
     } catch (err) { toast(errorText(err.code, err.fields)); button.disabled = false; }
+  }
+
+  /** (Host.) The time per decision chosen in the select (0 = no timer). */
+  async setTimer() {
+    try { await api("POST", `/api/rooms/${encodeURIComponent(this.code)}/timer`, { turn_limit_s: Number(this.timer.value) }); }
+    catch (err) { toast(errorText(err.code, err.fields)); }
   }
 
   async startGame() {
@@ -162,6 +173,12 @@ export class WaitingView {
       fill(e.join);
       fill(e.note, tn("room.you_are", { name: nameTag(room, room.you, { make: h }) }), isHost ? "" : " " + t("room.waiting_for_host"));
     }
+    const limit = room.turn_limit_s || 0;
+    if (isHost) {
+      fill(this.timer, [0, ...(room.turn_limits || [])].map((n) => h("option", { value: String(n), selected: n === limit }, limitText(n))));
+      this.timerLabel.textContent = t("timer.label") + " ";
+      if (!this.timerLine.firstChild) fill(this.timerLine, h("label", null, this.timerLabel, this.timer));
+    } else fill(this.timerLine, h("span", { class: "muted", id: "timer-text" }, t("timer.label") + ": " + limitText(limit)));
     if (isHost) {
       const cur = this.level.value || "normal";
       fill(this.level, ["easy", "normal", "hard"].map((l) => h("option", { value: l, selected: l === cur }, t("level." + l))));

@@ -1,0 +1,145 @@
+"""Turn timers: a decision not made by its deadline is made by a computer player (issue 12).
+
+The host picks a time per decision (`rooms.turn_limit_s`: 30, 60, 120 or 300 s, or a short
+test value, `Settings.turn_limit_test_s`). Every action's version move stores when the next
+decision began and its deadline (`rooms.turn_at`, `rooms.deadline_at`: store.clock_values), so
+the deadline survives a restart and the server's clock decides.
+
+Every server process looks every `timer_poll_s` for the games whose person to act is past the
+deadline (one indexed query; `due`) and lets a computer player (`actions.TIMEOUT_LEVEL`) decide
+for that seat (`expire`). That decision goes through `Actions.act` like any other, at the
+version the deadline belongs to, with a `timed_out` event first in its events (the log says
+so). The person's own decision and the time-out both move the room from that version with
+`UPDATE rooms … WHERE version = :v` (the commit, fanout.BUMP_VERSION), so exactly one of them
+counts, in one process or several (PostgreSQL: each process may try, one commits). After
+`actions.TIMEOUTS_BEFORE_HANDOVER` time-outs of one seat in a row a computer player plays the
+seat until its player takes it back (`DELETE /api/rooms/{code}/seats/{seat}/bot`, or a new
+connection of that seat).
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import secrets
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+import engine
+
+from ..config import Settings
+from ..db import database_unavailable
+from ..models import Room, Seat, utcnow
+from .actions import TIMEOUT_LEVEL, Actions
+from .bots import BotDriver
+from .messages import bot_action_id
+from .tables import RoomGone, Tables
+
+log = logging.getLogger("osaka.timers")
+FALLBACK_TRIES = 3  # random legal actions tried when the computer player's choice is refused
+
+
+class TurnTimers:
+    """The time-outs of this process's share of the rooms (see the module docstring)."""
+
+    def __init__(self, settings: Settings, sessions: async_sessionmaker[AsyncSession], tables: Tables,
+                 actions: Actions, bots: BotDriver):
+        self.settings = settings
+        self.sessions = sessions
+        self.tables = tables
+        self.actions = actions
+        self.bots = bots
+        self._busy: set[str] = set()      # rooms whose time-out is being decided here
+        self._tasks: set[asyncio.Task] = set()
+        self.fired = 0                    # time-outs this process applied
+
+    async def due(self) -> list[tuple[str, int, int]]:
+        """(code, version, seat) of the games in play whose person to act is past the deadline."""
+        async with self.sessions() as session:
+            rows = (await session.execute(
+                select(Room.code, Room.version, Room.to_act)
+                .join(Seat, (Seat.room_id == Room.id) & (Seat.seat == Room.to_act))
+                .where(Room.status == "playing", Room.deadline_at <= utcnow(), Seat.bot_level.is_(None))
+                .order_by(Room.deadline_at))).all()
+        return [(r.code, r.version, r.to_act) for r in rows]
+
+    async def run(self) -> None:
+        """Until cancelled: every `timer_poll_s`, start `expire` for each room that is `due`."""
+        while True:
+            try:
+                for code, version, seat in await self.due():
+                    if code not in self._busy:
+                        self._busy.add(code)
+                        task = asyncio.get_running_loop().create_task(self._expire(code, version, seat),
+                                                                      name=f"timeout-{code}")
+                        self._tasks.add(task)
+                        task.add_done_callback(self._tasks.discard)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                if not database_unavailable(exc):
+                    log.exception("looking for time-outs failed")
+            await asyncio.sleep(self.settings.timer_poll_s)
+
+    async def _expire(self, code: str, version: int, seat: int) -> None:
+        try:
+            await self.expire(code, version, seat)
+        except Exception as exc:
+            if not database_unavailable(exc):
+                log.exception("time-out in room %s failed", code)
+        finally:
+            self._busy.discard(code)
+
+    async def expire(self, code: str, version: int, seat: int) -> bool:
+        """`seat`'s decision at `version` timed out: a computer player decides for it (in a
+        worker process, as bots.py does), then `submit`. True when that decision counted;
+        False when the person (or another process's time-out) was first, or it is not due."""
+        try:
+            async with self.tables.hold(code) as held:
+                room = await held.read_room()
+                table = held.table
+                if (room is None or room.status != "playing" or table.version != version
+                        or table.state is None or table.state.to_act != seat
+                        or seat in (table.bot_levels or {})
+                        or room.deadline_at is None or room.deadline_at > utcnow()):
+                    return False
+                view, history, state = table.view(seat), table.history(seat), table.state
+        except RoomGone:
+            return False
+        seed = secrets.randbits(32)
+        try:
+            action = await self.bots.choose(view, TIMEOUT_LEVEL, history, seed)
+        except Exception:
+            log.exception("the computer player failed at a time-out (room %s); a random legal action", code)
+            action = None
+        if action is not None and await self.submit(code, version, seat, action):
+            return True
+        legal = engine.legal_actions(state, seat)
+        rng = random.Random(seed)
+        for _ in range(min(FALLBACK_TRIES, len(legal))):
+            table = self.tables.get(code)
+            if table is None or table.version != version:
+                return False
+            if await self.submit(code, version, seat, rng.choice(legal).to_json()):
+                return True
+        return False
+
+    async def submit(self, code: str, version: int, seat: int, action: dict) -> bool:
+        """The time-out's decision `action` for `seat` at `version` through the action path
+        (`Actions.act(timed_out=True)`): True when it was committed (the version check in the
+        commit refuses it once the person's decision counted)."""
+        ok = await self.actions.act(code, seat, bot_action_id(), version, action, timed_out=True)
+        if ok:
+            self.fired += 1
+        return ok
+
+    async def close(self) -> None:
+        """Stop the time-outs being decided here (shutdown)."""
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            try:
+                await task
+            except (asyncio.CancelledError, Exception):
+                pass

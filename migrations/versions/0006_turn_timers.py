@@ -1,0 +1,34 @@
+"""rooms.turn_limit_s, rooms.turn_at, rooms.deadline_at: turn timers (issue 12)
+
+`turn_limit_s` is the host's time per decision (null = no timer). `turn_at` is when the
+current decision began (written with every action's version move, and at the start);
+`deadline_at` = turn_at + turn_limit_s (null without a timer or once the game is over),
+indexed: every server process looks for the decisions past their deadline (app/live/timers.py).
+
+Revision ID: 0006
+Revises: 0005
+Create Date: 2026-11-30
+"""
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0006"
+down_revision = "0005"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("rooms") as batch:
+        batch.add_column(sa.Column("turn_limit_s", sa.Integer(), nullable=True))
+        batch.add_column(sa.Column("turn_at", sa.DateTime(), nullable=True))
+        batch.add_column(sa.Column("deadline_at", sa.DateTime(), nullable=True))
+        batch.create_index("ix_rooms_deadline_at", ["deadline_at"])
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("rooms") as batch:
+        batch.drop_index("ix_rooms_deadline_at")
+        batch.drop_column("deadline_at")
+        batch.drop_column("turn_at")
+        batch.drop_column("turn_limit_s")

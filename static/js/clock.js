@@ -1,0 +1,53 @@
+// The turn clock (issue 12): the countdown of the seat to act, from the `clock` of each `state`
+// frame (docs/protocol.md; the server's clock decides). Shown in the top bar (#clock) and,
+// on your own turn, in the tab title; screen readers hear it (the polite #announce region)
+// at 30 and 10 seconds left on your own turn, not at every tick.
+import { t } from "./i18n.js";
+import { announce } from "./keys.js";
+
+let clock = null, at = 0, timer = null, said = new Set(), mine = false, onTick = null;
+
+/** A new `clock` (or null) from a state frame; `isMine`: it is this page's decision;
+ *  `tick()` is called every second while a countdown runs (e.g. to redo the title). */
+export function setClock(c, isMine, tick) {
+  if (!c || !clock || c.seat !== clock.seat || c.left_ms === null || Math.abs(left(c, performance.now()) - leftS()) > 1) said = new Set();
+  clock = c || null; at = performance.now(); mine = isMine; onTick = tick;
+  clearInterval(timer); timer = null;
+  if (clock && clock.left_ms !== null) timer = setInterval(draw, 1000);
+  draw();
+}
+
+function left(c, now) { return Math.max(0, Math.ceil((c.left_ms - (now - at)) / 1000)); }
+
+/** Seconds left for the seat to act (null without a timer). */
+export function leftS() { return clock && clock.left_ms !== null ? left(clock, performance.now()) : null; }
+
+/** Seconds since the seat to act got its decision (null when nobody is to act). */
+export function idleS() { return clock ? (clock.turn_ms + performance.now() - at) / 1000 : null; }
+
+/** "m:ss" of the seconds left, or "" without a timer. */
+export function clockText() {
+  const s = leftS();
+  return s === null ? "" : Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+}
+
+/** "30 s", "1 min" … for a timer of `s` seconds; "no timer" for none. */
+export function limitText(s) {
+  return !s ? t("timer.off") : s % 60 ? t("timer.s", { n: s }) : t("timer.min", { n: s / 60 });
+}
+
+function draw() {
+  const el = document.getElementById("clock"), s = leftS();
+  if (el) {
+    el.hidden = s === null;
+    el.textContent = s === null ? "" : clockText();
+    el.setAttribute("aria-label", t("timer.left") + " " + clockText());
+    el.classList.toggle("low", s !== null && s <= 10);
+    el.classList.toggle("mine", mine);
+  }
+  for (const n of [30, 10]) {
+    if (mine && s !== null && s <= n && s > 0 && !said.has(n)) { said.add(n); if (s > n - 2) announce(t("timer.say", { n })); }
+  }
+  if (s === 0 || s === null) { clearInterval(timer); timer = null; }
+  if (onTick) onTick();
+}
