@@ -234,8 +234,9 @@ async def hand_seat_to_bot(session: AsyncSession, room: Room, number: int, level
     other seated player whose own seat is connected only once the seat has been offline
     `offline_s` ≥ `after_s` seconds (Settings.handover_after_s), so one lost cookie cannot
     stall a game. A seat whose decision it has been for `idle_s` ≥ `after_s` seconds may be
-    handed over by any other seated player (host or not) even while it is connected, in a room
-    without a turn timer (with one, its time-outs do that: app/live/timers.py).
+    handed over by any other seated, connected player (host or not) even while it is connected,
+    in a room without a turn timer (with one, its time-outs do that: app/live/timers.py); before
+    that a connected seat is refused with `seat_connected`, as always.
     404 `seat_not_found`, 409 `game_not_started` / `game_over` /
     `seat_connected`, 403 `not_connected` (the caller's own seat has no live connection),
     403 `not_yet` (field `retry_after_s`: the whole seconds left)."""
@@ -247,15 +248,15 @@ async def hand_seat_to_bot(session: AsyncSession, room: Room, number: int, level
     if seat is None:
         raise ApiError(404, "seat_not_found", "There is no such seat in this room.")
     idle = (idle_s is not None and room.turn_limit_s is None and by != number
-            and seat.bot_level is None)
+            and seat.bot_level is None and idle_s >= after_s)
     if number in connected and not idle:
         raise ApiError(409, "seat_connected", "That player is connected.")
-    if by is not None and by != HOST_SEAT and by not in connected:
-        raise ApiError(403, "not_connected", "Only a player connected to the game may do this.")
-    waited = max(offline_s if number not in connected else 0.0, idle_s if idle else 0.0)
-    if (by is not None and by != HOST_SEAT or number in connected) and waited < after_s:
-        left = math.ceil(after_s - waited)
-        raise ApiError(403, "not_yet", f"Possible in {left} s.", retry_after_s=left)
+    if by is not None and by != HOST_SEAT:
+        if by not in connected:
+            raise ApiError(403, "not_connected", "Only a player connected to the game may do this.")
+        if not idle and offline_s < after_s:
+            left = math.ceil(after_s - offline_s)
+            raise ApiError(403, "not_yet", f"Possible in {left} s.", retry_after_s=left)
     seat.bot_level = level
     return seat
 

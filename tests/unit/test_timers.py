@@ -126,7 +126,7 @@ def test_idle_connected_seat_may_be_handed_over_without_a_timer(settings):
             live.hub.connected_seats = lambda c: {seat, other}
             url = f"/api/rooms/{code}/seats/{seat}/bot"
             r = await http.post(url, json={"level": "easy"}, headers=auth(tokens[other]))
-            assert r.status_code == 403 and r.json()["error"]["code"] == "not_yet"
+            assert r.status_code == 409 and r.json()["error"]["code"] == "seat_connected"  # not idle long enough
             await asyncio.sleep(1.1)
             r = await http.post(url, json={"level": "easy"}, headers=auth(tokens[seat]))  # not one's own
             assert r.status_code == 409 and r.json()["error"]["code"] == "seat_connected"
