@@ -19,16 +19,15 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("rooms") as batch:
-        batch.add_column(sa.Column("turn_limit_s", sa.Integer(), nullable=True))
-        batch.add_column(sa.Column("turn_at", sa.DateTime(), nullable=True))
-        batch.add_column(sa.Column("deadline_at", sa.DateTime(), nullable=True))
-        batch.create_index("ix_rooms_deadline_at", ["deadline_at"])
+    # In place (ALTER TABLE ADD COLUMN), never a batch copy of `rooms`: on SQLite a copy would
+    # cascade-delete its seats and actions (see 0003).
+    op.add_column("rooms", sa.Column("turn_limit_s", sa.Integer(), nullable=True))
+    op.add_column("rooms", sa.Column("turn_at", sa.DateTime(), nullable=True))
+    op.add_column("rooms", sa.Column("deadline_at", sa.DateTime(), nullable=True))
+    op.create_index("ix_rooms_deadline_at", "rooms", ["deadline_at"])
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("rooms") as batch:
-        batch.drop_index("ix_rooms_deadline_at")
-        batch.drop_column("deadline_at")
-        batch.drop_column("turn_at")
-        batch.drop_column("turn_limit_s")
+    op.drop_index("ix_rooms_deadline_at", table_name="rooms")
+    for column in ("deadline_at", "turn_at", "turn_limit_s"):  # in place (SQLite >= 3.35)
+        op.drop_column("rooms", column)
