@@ -325,4 +325,5 @@ export default {
   "table.let_bot_idle": "Schon länger keine Entscheidung.",
   "err.bad_turn_limit": "Wähle kein Zeitlimit oder eine der angebotenen Zeiten.",
   "err.not_your_seat": "Das kann nur der Spieler dieses Platzes.",
+  "err.not_timed_out": "Diese Entscheidung war schon gefallen.",
 };

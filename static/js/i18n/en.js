@@ -325,4 +325,5 @@ export default {
   "table.let_bot_idle": "No decision for a while.",
   "err.bad_turn_limit": "Choose no timer or one of the offered times.",
   "err.not_your_seat": "Only the player of that seat can do this.",
+  "err.not_timed_out": "That decision had already been made.",
 };
