@@ -1,4 +1,5 @@
-"""Database tables: rooms, seats, actions. The database is the truth; memory only caches it.
+"""Database tables: rooms, seats, actions, finished games (`games`). The database is the truth;
+memory only caches it.
 
 A started game is stored as a snapshot of its full state JSON on the room row (`rooms.state`,
 at `rooms.version` = number of actions, written in the same UPDATE as the version) plus the log
