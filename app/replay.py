@@ -45,6 +45,7 @@ def describe(ev: dict, name) -> str | None:
         "refresh": lambda: (f"refresh: Farm to Market {cards(ev['moved'])}; new in the Market "
                             f"{cards(ev['market'])}; new on the Farm {cards(ev['farm'])}"),
         "pass": lambda: f"{s} passes",
+        "timed_out": lambda: f"{s}'s time ran out: a computer player decided",
         "game_over": lambda: "game over",
     }
     make = lines.get(t)
