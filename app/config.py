@@ -31,6 +31,8 @@ class Settings(BaseSettings):
     # for decisions past their deadline
     turn_limit_test_s: int = Field(0, ge=0)
     timer_poll_s: float = Field(0.5, gt=0)
+    # chat (app/live/chat.py): messages one seat (a spectator: one address) may send per room
+    chat_limit: str = "5/10seconds;30/minute"
     # lobby and cleanup
     room_ttl_s: float = Field(86400, gt=0)        # a waiting room nobody was connected to this long is deleted
     unused_room_ttl_s: float = Field(300, gt=0)   # a room nobody ever joined or connected to: deleted after this long
@@ -60,7 +62,8 @@ class Settings(BaseSettings):
     rooms_per_address: int = Field(20, ge=0)      # waiting rooms one address may hold (0 = no cap)
     lobby_rooms_per_address: int = Field(5, ge=0)  # rooms of one address listed in the lobby (0 = no cap)
 
-    @field_validator("room_create_limit", "room_join_limit", "connect_seat_limit", "connect_address_limit")
+    @field_validator("room_create_limit", "room_join_limit", "connect_seat_limit", "connect_address_limit",
+                     "chat_limit")
     @classmethod
     def _rate(cls, value: str) -> str:
         """A typo in a limit stops the server at start, not silently at the first request."""

@@ -1,5 +1,5 @@
-"""Database tables: rooms, seats, actions, finished games (`games`). The database is the truth;
-memory only caches it.
+"""Database tables: rooms, seats, actions, finished games (`games`), chat messages. The database
+is the truth; memory only caches it.
 
 A started game is stored as a snapshot of its full state JSON on the room row (`rooms.state`,
 at `rooms.version` = number of actions, written in the same UPDATE as the version) plus the log
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import (JSON, false, BigInteger, Boolean, CheckConstraint, DateTime, ForeignKey, Integer,
-                        String, UniqueConstraint)
+from sqlalchemy import (JSON, false, true, BigInteger, Boolean, CheckConstraint, DateTime, ForeignKey, Index,
+                        Integer, String, UniqueConstraint)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -67,6 +67,8 @@ class Room(Base):
     turn_limit_s: Mapped[int | None] = mapped_column(Integer, nullable=True)
     turn_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     deadline_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True, index=True)
+    # False once the host closed the chat to spectators (migration 0006; app/live/chat.py).
+    chat_spectators: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
 
     seats: Mapped[list[Seat]] = relationship(back_populates="room", order_by="Seat.seat",
                                              cascade="all, delete-orphan", passive_deletes=True)
@@ -137,3 +139,19 @@ class GameRow(Base):
     final_state: Mapped[dict] = mapped_column(JSON, deferred=True)
     started_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     ended_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+
+
+class ChatMessage(Base):
+    """One chat message of a room (app/live/chat.py): `seat` (None = a spectator's), the `name`
+    shown, `text` (1 to 300 characters, shown as text only). Free text of the players: never
+    anything the server knows of the game."""
+
+    __tablename__ = "chat_messages"
+    __table_args__ = (Index("ix_chat_messages_room_id", "room_id", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    name: Mapped[str] = mapped_column(String(64))
+    text: Mapped[str] = mapped_column(String(300))
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)

@@ -93,6 +93,15 @@ class Limiter:
                 raise RateLimited(f"Too many requests from your address; try again in {max(1, wait)} s.",
                                   wait)
 
+    def retry_after_s(self, name: str, key: str) -> int:
+        """Whole seconds (≥ 1) until `key` may do `name` again, after `allow` said no."""
+        wait = 1
+        for item in self._rules.get(name) or []:
+            if not self._limiter.test(item, name, key):
+                reset = self._limiter.get_window_stats(item, name, key).reset_time
+                wait = max(wait, math.ceil(reset - time.time()))
+        return wait
+
     def allow(self, name: str, key: str) -> bool:
         """Count one `name` event of `key` (an `address_key`, or any other string) unless one
         of its limits is reached; → whether it was counted."""

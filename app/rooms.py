@@ -218,6 +218,11 @@ async def start_game(session: AsyncSession, room: Room) -> None:
         raise ApiError(409, "game_started", "The game has already started.")
 
 
+def set_chat_spectators(room: Room, open_: bool) -> None:
+    """Open or close the room's chat to spectators (the host, any time: app/live/chat.py)."""
+    room.chat_spectators = open_
+
+
 def set_turn_limit(room: Room, limit_s: int | None) -> None:
     """(Before the start.) The room's seconds per decision (checked: `check_turn_limit`);
     409 `game_started` after the start."""
@@ -301,6 +306,7 @@ def summary(room: Room, connected: set[int], you: int | None,
         "created_at": iso(room.created_at), "version": room.version,
         "handover_after_s": int(math.ceil(handover_after_s)),
         "turn_limit_s": room.turn_limit_s,
+        "chat_spectators": room.chat_spectators is not False,
         "turn_limits": limits if limits is not None else list(TURN_LIMITS),
         "players": [{"seat": s.seat, "name": s.name, "bot": s.bot_level is not None,
                      "bot_level": s.bot_level,

@@ -50,6 +50,12 @@ class CreateRoomIn(_Body):
     _name = field_validator("name", mode="before")(clean_name)
 
 
+class ChatSettingsIn(_Body):
+    """Body of POST /api/rooms/{code}/chat (host)."""
+
+    spectators: StrictBool
+
+
 class TurnLimitIn(_Body):
     """Body of POST /api/rooms/{code}/timer (host, before the start)."""
 
@@ -135,6 +141,7 @@ class RoomOut(BaseModel):
     handover_after_s: int = 60  # after this long offline (or idle on its decision, without a timer) any seated player may hand a seat to a computer player
     turn_limit_s: int | None = None  # the turn timer: seconds per decision, null = none
     turn_limits: list[int] = [30, 60, 120, 300]  # the timers the host may choose
+    chat_spectators: bool = True  # spectators may read and write the chat (the host may close it)
     players: list[PlayerOut]
     you: int | None = None
     game: int = 1  # the number of the room's current game (play again moves it on)

@@ -31,6 +31,7 @@ from ..models import ActionRow, utcnow
 from .. import rooms as R
 from . import store
 from .broadcast import Broadcaster
+from .chat import Chat
 from .commits import Committer, Pending
 from .events import ActionApplied, Events, RoomChanged
 from .fanout import Fanout
@@ -55,17 +56,19 @@ class Actions:
     """Applies actions exactly once, for people (`on_frame`) and computer players (`act`)."""
 
     def __init__(self, settings: Settings, tables: Tables, broadcaster: Broadcaster, fanout: Fanout,
-                 events: Events, committer: Committer):
+                 events: Events, committer: Committer, chat: Chat | None = None):
         self.settings = settings
         self.committer = committer
         self.tables = tables
         self.broadcaster = broadcaster
         self.fanout = fanout
         self.events = events
+        self.chat = chat
 
     async def on_frame(self, conn: Connection, text: str | None) -> None:
-        """One client frame of a room connection: `ping` → `pong`; `act` → `act`; anything else
-        is refused (`bad_message`; `not_seated` for a spectator's action)."""
+        """One client frame of a room connection: `ping` → `pong`; `act` → `act`; `chat` →
+        `Chat.on_frame`; anything else is refused (`bad_message`; `not_seated` for a spectator's
+        action)."""
         limit, max_bad = self.settings.max_frame_bytes, self.settings.max_bad_messages
         if text is None:
             return refuse(conn, "bad_message", "Messages are JSON text frames.", max_bad=max_bad)
@@ -78,6 +81,10 @@ class Actions:
             return refuse(conn, "bad_message", str(exc), exc.msg_id, max_bad=max_bad)
         if msg["type"] == "ping":
             conn.send({"type": "pong"})
+        elif msg["type"] == "chat" and self.chat is not None:
+            await self.chat.on_frame(conn, msg)
+        elif msg["type"] == "chat":
+            conn.send(error_msg("bad_message", "There is no chat here."))
         elif conn.seat is None:
             conn.send(error_msg("not_seated", "Spectators cannot act.", msg["id"]))
         else:

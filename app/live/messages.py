@@ -33,7 +33,8 @@ class BadMessage(Exception):
 
 
 def parse_client_message(text: str) -> dict:
-    """Check one client frame: `{"type": "ping"}` or `{"type": "act", "id", "version", "action"}`.
+    """Check one client frame: `{"type": "ping"}`, `{"type": "act", "id", "version", "action"}`
+    or `{"type": "chat", "text"}` (a spectator's with `"name"`; its text is checked by chat.py).
 
     Raises BadMessage with a reason for anything else."""
     try:
@@ -44,6 +45,10 @@ def parse_client_message(text: str) -> dict:
         raise BadMessage("A message is a JSON object.")
     kind, msg_id = msg.get("type"), msg.get("id")
     if kind == "ping":
+        return msg
+    if kind == "chat":
+        if not isinstance(msg.get("text"), str) or not isinstance(msg.get("name", ""), str):
+            raise BadMessage("`text` (and a spectator's `name`) are strings.", msg_id)
         return msg
     if kind != "act":
         raise BadMessage("Unknown message type.", msg_id)

@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from .. import rooms as R
 from ..models import Room, Seat, utcnow
 from .broadcast import Broadcaster
+from .chat import Chat
 from .events import Events, PresenceChanged
 from .hub import Connection, Hub
 from .lobby import LobbyFeed
@@ -36,17 +37,20 @@ _SET_ACTIVE_AT = (update(_ROOMS).where(_ROOMS.c.code == bindparam("c"))
 class Presence:
     """Arrivals and departures of room connections in this process."""
 
-    def __init__(self, hub: Hub, tables: Tables, broadcaster: Broadcaster, lobby: LobbyFeed, events: Events):
+    def __init__(self, hub: Hub, tables: Tables, broadcaster: Broadcaster, lobby: LobbyFeed, events: Events,
+                 chat: Chat | None = None):
         self.hub = hub
         self.tables = tables
         self.broadcaster = broadcaster
         self.lobby = lobby
         self.events = events
+        self.chat = chat
         self.idle_since: dict[str, datetime] = {}  # code → when its last connection left (not yet stored)
 
     async def arrive(self, conn: Connection, table: Table, room: Room, seat: Seat | None) -> bool:
         """Under the room lock: a player coming back takes the seat from the computer, the table
-        is caught up, the connection registered and sent the room summary, history and state.
+        is caught up, the connection registered and sent the room summary, history and state, and
+        the chat's latest messages.
         False (nothing registered) if the room was deleted meanwhile."""
         took_back = seat is not None and seat.bot_level is not None and seat.token_hash is not None
         code = room.code
@@ -71,6 +75,8 @@ class Presence:
                                                     "status": now.status, "version": now.version,
                                                     "url": R.room_url(code, conn.root)}})
             self.broadcaster.send_sync(conn, table)
+            if self.chat is not None:
+                await self.chat.send_history(held.session, conn, room.id)
         if (seat_arrived or not was_busy) and conn.lobby_relevant:  # the lobby counts people present
             self.lobby.mark_dirty()
         if seat_arrived or took_back:

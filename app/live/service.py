@@ -7,6 +7,7 @@ Who does what (each a small module; docs/architecture.md follows one action thro
 - `Broadcaster` (broadcast.py): room summaries and game frames, through the player view.
 - `Actions` (actions.py): the action path, frame → commit → fan-out; `Committer` (commits.py):
   the group commit of the actions of many rooms.
+- `Chat` (chat.py): the room's chat messages, stored with the room.
 - `RoomSockets` (sockets.py; handshake.py; admission.py: connection limits), `Presence`
   (presence.py), `LobbyFeed` (lobby.py).
 - `Fanout` (fanout.py; pg_fanout.py): telling and hearing other processes.
@@ -29,6 +30,7 @@ from ..models import Room
 from .actions import Actions
 from .bots import BotDriver
 from .broadcast import Broadcaster
+from .chat import Chat
 from .cleanup import Cleanup
 from .commits import Committer
 from .events import ActionApplied, Events, PresenceChanged, RoomChanged
@@ -61,14 +63,16 @@ class Live:
         self.lobby = LobbyFeed(settings, sessions, self.hub, lambda: present_people(
             set(self.hub.rooms) | self.fanout.remote_codes(), self.broadcaster.connected_seats))
         self.committer = Committer(sessions.kw["bind"], self.fanout)
-        self.actions = Actions(settings, self.tables, self.broadcaster, self.fanout, self.events, self.committer)
-        self.presence = Presence(self.hub, self.tables, self.broadcaster, self.lobby, self.events)
+        self.chat = Chat(settings, self.tables, self.hub, self.fanout)
+        self.actions = Actions(settings, self.tables, self.broadcaster, self.fanout, self.events, self.committer,
+                               self.chat)
+        self.presence = Presence(self.hub, self.tables, self.broadcaster, self.lobby, self.events, self.chat)
         self.sockets = RoomSockets(settings, sessions, self.hub, self.tables, self.presence, self.actions)
         self.bots = BotDriver(settings, sessions, self.tables, self.actions)
         self.cleanup = Cleanup(settings, sessions, self.hub, self.tables, self.presence, self.lobby, self.bots,
                                self.fanout)
         self.timers = TurnTimers(settings, sessions, self.tables, self.actions, self.bots)
-        self.remote = RemoteChanges(self.hub, self.tables, self.broadcaster, self.lobby)
+        self.remote = RemoteChanges(self.hub, self.tables, self.broadcaster, self.lobby, self.chat)
         # Who reacts to what: the lobby, the other processes, then the computer players.
         self.events.subscribe(RoomChanged, self.lobby.on_room_changed)
         self.events.subscribe(RoomChanged, lambda e: self.fanout.notify("r", e.code))

@@ -12,7 +12,7 @@ from ..prefix import root_of
 from ..ratelimit import address_hash, check_waiting_rooms
 from .. import rematch
 from ..models import utcnow
-from ..schemas import (AgainIn, AgainOut, BotIn, CreateRoomIn, CreateRoomOut, JoinRoomIn, JoinRoomOut, LobbyRoomOut,
+from ..schemas import (AgainIn, AgainOut, BotIn, ChatSettingsIn, CreateRoomIn, CreateRoomOut, JoinRoomIn, JoinRoomOut, LobbyRoomOut,
                        RoomOut, SeatOut, StatusOut, TurnLimitIn)
 from ..security import cookie_name
 
@@ -144,6 +144,17 @@ async def set_timer(code: str, body: TurnLimitIn, live: LiveDep, token: TokenDep
         R.set_turn_limit(held.room, limit)
         out = live.summary(held.room, R.HOST_SEAT)
     return {**out, "turn_limit_s": limit}
+
+
+@router.post("/{code}/chat", response_model=RoomOut, responses=ERRORS)
+async def chat_settings(code: str, body: ChatSettingsIn, live: LiveDep, token: TokenDep):
+    """(Host only, any time.) Open (`spectators: true`) or close the chat to spectators: closed,
+    they neither send (`chat_closed`) nor receive messages. → the room summary."""
+    async with live.tables.change(code) as held:
+        R.require_host(held.room, token)
+        R.set_chat_spectators(held.room, body.spectators)
+        out = live.summary(held.room, R.HOST_SEAT)
+    return out
 
 
 @router.post("/{code}/seats/{seat}/bot", response_model=SeatOut, responses=ERRORS)

@@ -11,6 +11,7 @@ import { buildTable, renderTable, pruneSelection, turnText } from "./table.js";
 import { logEntries } from "./logview.js";
 import { announce, keepFocus, installShortcuts, focusRow } from "./keys.js";
 import { setClock, clockText } from "./clock.js";
+import { ChatPanel } from "./chat.js";
 
 const code = document.body.dataset.code;
 const root = document.getElementById("room-root");
@@ -33,6 +34,7 @@ let parts = null;       // table parts
 let wasMine = false;
 let sock = null;
 let wasDown = false;
+let chat = null;        // ChatPanel (chat.js), beside the log / under the waiting room
 
 // ---- sound (off by default; WebAudio beep when it becomes your decision) -----------------
 const SOUND_KEY = "osaka_sound";
@@ -139,12 +141,12 @@ function redraw() {
   if (!ctx.room) return;
   const status = ctx.room.status;
   if (status === "waiting") {
-    if (mode !== "waiting") { mode = "waiting"; parts = null; waiting = new WaitingView(root, code, () => sock.reconnect()); }
+    if (mode !== "waiting") { mode = "waiting"; parts = null; waiting = new WaitingView(root, code, () => sock.reconnect()); root.append(chat.el); }
     waiting.update(ctx.room);
   } else {
     if (!ctx.view) { drawTurn(); return; }
     let fresh = false;
-    if (mode !== "table") { mode = "table"; waiting = null; parts = buildTable(root, ctx); watchLog(parts.log); drawLog(true); fresh = true; }
+    if (mode !== "table") { mode = "table"; waiting = null; parts = buildTable(root, ctx); root.querySelector(".table-side").append(chat.el); watchLog(parts.log); drawLog(true); fresh = true; }
     pruneSelection(ctx);
     keepFocus(() => renderTable(ctx, parts), "#actionbar button");
     // The game began under the player's focus (the Start button is gone): on to their hand.
@@ -174,6 +176,7 @@ function onMessage(msg) {
       ctx.roomAt = performance.now();
       ctx.seat = msg.room.you ?? null;
       redraw();
+      chat.draw();
       if (nameChanged) drawLog(true);
       break;
     }
@@ -200,6 +203,9 @@ function onMessage(msg) {
       ctx.events.push(...(msg.events || []).filter((e) => e.visible_to === null || e.visible_to === undefined || e.visible_to === ctx.seat));
       drawLog(false);
       break;
+    case "chat":
+      chat.add(msg);
+      break;
     case "error":
       // The refused move is no longer in flight; say why in the page's language.
       if (!ctx.inflight || !msg.id || msg.id === ctx.inflight.id) { ctx.inflight = null; ctx.pending = false; }
@@ -221,7 +227,12 @@ async function main() {
   });
   document.getElementById("copy-top").addEventListener("click", () => copyLink(code));
   installShortcuts();
-  onLangChange(() => { drawSound(); redraw(); drawLog(true); });
+  chat = new ChatPanel(ctx, code, (f) => sock && sock.send(f));
+  chat.onSpectators = async (open) => {
+    try { await api("POST", `/api/rooms/${encodeURIComponent(code)}/chat`, { spectators: open }); }
+    catch (e) { toast(errorText(e.code, e.fields)); }
+  };
+  onLangChange(() => { drawSound(); redraw(); drawLog(true); chat.draw(); chat.setUnread(chat.unread); });
   try {
     ctx.room = await api("GET", `/api/rooms/${encodeURIComponent(code)}`);
     ctx.roomAt = performance.now();

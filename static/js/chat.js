@@ -1,0 +1,111 @@
+// The room's chat (issue 12; docs/protocol.md "Chat"): beside the game log, for players and
+// spectators (marked). Messages are drawn as text only (Preact text nodes, never HTML). Anyone
+// can mute another sender for themselves (remembered in localStorage per room). On a phone a
+// button in the top bar shows the messages not yet seen and jumps to the chat.
+import { h as v, render } from "../vendor/preact.js";
+import { t } from "./i18n.js";
+import { nameTag, rememberedName, validName } from "./common.js";
+
+const MUTE_KEY = "osaka_mute";
+const ME = "me";
+
+function loadMuted() {
+  try { return new Set(JSON.parse(localStorage.getItem(MUTE_KEY) || "[]")); } catch (e) { return new Set(); }
+}
+
+export class ChatPanel {
+  /** `ctx`: the room page's context (room, seat); `send(frame)`: over the room socket. */
+  constructor(ctx, code, send) {
+    this.ctx = ctx; this.code = code; this.send = send;
+    this.msgs = []; this.ids = new Set(); this.unread = 0; this.seen = true;
+    this.muted = loadMuted();
+    this.el = document.createElement("section");
+    this.el.className = "panel chatbox";
+    this.el.setAttribute("aria-labelledby", "chat-h");
+    this.jump = document.getElementById("chat-jump");
+    if (this.jump) this.jump.onclick = () => { this.el.scrollIntoView({ block: "end" }); const i = document.getElementById("chat-input"); if (i) i.focus(); };
+    if (window.IntersectionObserver) new IntersectionObserver((es) => { this.seen = es[es.length - 1].isIntersecting; if (this.seen) this.setUnread(0); }).observe(this.el);
+  }
+
+  key(m) { return this.code + ":" + (m.seat !== null ? "s" + m.seat : "w" + m.name); }
+
+  /** A `chat` frame: the history on (re)connect, or new messages. */
+  add(frame) {
+    if (frame.history) { this.msgs = []; this.ids = new Set(); }
+    let fresh = 0;
+    for (const m of frame.messages || []) {
+      if (this.ids.has(m.id)) continue;
+      this.ids.add(m.id); this.msgs.push(m);
+      if (!frame.history && m.seat !== this.ctx.seat && !this.muted.has(this.key(m))) fresh++;
+    }
+    this.msgs = this.msgs.slice(-200);
+    if (fresh && !this.seen) this.setUnread(this.unread + fresh);
+    this.draw();
+  }
+
+  setUnread(n) {
+    this.unread = n;
+    if (!this.jump) return;
+    this.jump.textContent = n ? t("chat.unread", { n }) : t("chat.title");
+    this.jump.classList.toggle("has", n > 0);
+    this.jump.setAttribute("aria-label", t("chat.jump") + (n ? " · " + t("chat.unread", { n }) : ""));
+  }
+
+  toggleMute(m) {
+    const k = this.key(m);
+    this.muted.has(k) ? this.muted.delete(k) : this.muted.add(k);
+    try { localStorage.setItem(MUTE_KEY, JSON.stringify([...this.muted].slice(-200))); } catch (e) { /* ignore */ }
+    this.draw();
+  }
+
+  submit(ev) {
+    ev.preventDefault();
+    const input = document.getElementById("chat-input"), text = input.value.trim();
+    if (!text) return;
+    const frame = { type: "chat", id: ME + Date.now().toString(36), text };
+    if (this.ctx.seat === null) {
+      const name = validName(document.getElementById("chat-name").value);
+      if (!name) { document.getElementById("chat-name").focus(); return; }
+      frame.name = name;
+    }
+    if (this.send(frame)) input.value = "";
+  }
+
+  name(m) {
+    const room = this.ctx.room;
+    if (m.seat !== null && room && (room.players || []).some((p) => p.seat === m.seat)) return nameTag(room, m.seat, { tag: "b", cls: "lname" });
+    return v("b", { class: "lname" }, m.name);
+  }
+
+  draw() {
+    const room = this.ctx.room || {}, me = this.ctx.seat;
+    const closed = me === null && room.chat_spectators === false;
+    const isHost = me !== null && me === room.host_seat;
+    const mutedNames = new Map();
+    const items = this.msgs.map((m) => {
+      const k = this.key(m);
+      if (this.muted.has(k)) { mutedNames.set(k, m); return null; }
+      return v("li", { key: m.id, class: "chat-msg" + (m.spectator ? " spect" : "") },
+        this.name(m), m.spectator ? v("span", { class: "badge" }, t("chat.spectator")) : null, ": ",
+        v("span", { class: "chat-text" }, m.text),
+        m.seat === me && me !== null ? null : v("button", { type: "button", class: "btn tiny mute", title: t("chat.mute") + ": " + m.name,
+          "aria-label": t("chat.mute") + ": " + m.name, onClick: () => this.toggleMute(m) }, t("chat.mute")));
+    });
+    render([
+      v("h2", { class: "small-h", id: "chat-h" }, t("chat.title")),
+      v("ol", { class: "chat-list", id: "chat-list", role: "log", "aria-live": "polite", "aria-labelledby": "chat-h", tabindex: "0" },
+        items.length ? items : v("li", { class: "muted" }, t("chat.empty"))),
+      mutedNames.size ? v("p", { class: "muted small-p", id: "chat-muted" }, t("chat.muted"), " ",
+        [...mutedNames.values()].map((m) => v("button", { type: "button", class: "btn tiny", onClick: () => this.toggleMute(m) }, t("chat.unmute") + ": " + m.name))) : null,
+      closed ? v("p", { class: "muted small-p" }, t("chat.closed"))
+        : v("form", { class: "chat-form", id: "chat-form", onSubmit: (e) => this.submit(e) },
+          me === null ? v("input", { id: "chat-name", maxLength: 24, value: rememberedName(), "aria-label": t("form.your_name"), placeholder: t("form.your_name") }) : null,
+          v("input", { id: "chat-input", maxLength: 300, autocomplete: "off", "aria-label": t("chat.message"), placeholder: t("chat.message") }),
+          v("button", { type: "submit", class: "btn small", id: "chat-send" }, t("chat.send"))),
+      isHost ? v("label", { class: "small-p" }, v("input", { type: "checkbox", id: "chat-spectators", checked: room.chat_spectators !== false,
+        onChange: (e) => this.onSpectators(e.currentTarget.checked) }), " ", t("chat.allow_spectators")) : null,
+    ], this.el);
+    const list = document.getElementById("chat-list");
+    if (list) list.scrollTop = list.scrollHeight;
+  }
+}
