@@ -68,7 +68,9 @@ class Room(Base):
     turn_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     deadline_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True, index=True)
     # False once the host closed the chat to spectators (migration 0006; app/live/chat.py).
-    chat_spectators: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    # Server default only (create_room sets it), as `game_no`: rows written as older migrations'
+    # code wrote them stay valid.
+    chat_spectators: Mapped[bool] = mapped_column(Boolean, server_default=true())
 
     seats: Mapped[list[Seat]] = relationship(back_populates="room", order_by="Seat.seat",
                                              cascade="all, delete-orphan", passive_deletes=True)

@@ -111,7 +111,7 @@ async def create_room(session: AsyncSession, name: str, public: bool,
         now = utcnow()
         room = Room(code=new_room_code(), public=public, status="waiting", version=0,
                     created_at=now, active_at=now, creator_hash=creator_hash, game_no=1,
-                    turn_limit_s=turn_limit_s)
+                    turn_limit_s=turn_limit_s, chat_spectators=True)
         room.seats = [Seat(seat=HOST_SEAT, name=name, token_hash=hash_token(token), created_at=utcnow(),
                            ready=True)]
         try:

@@ -7,8 +7,10 @@ import asyncio
 import json
 
 import httpx
+import pytest
 from websockets.asyncio.client import connect
 
+from app.config import Settings
 from inprocess import auth, serving
 
 WAIT_S = 10
@@ -78,4 +80,30 @@ def test_chat_between_players_and_spectators(settings):
                 assert texts[:3] == [EVIL, "hi all", "é" * 300] and texts[3:] == ["m1", "m2"]
             async with connect(url) as w2:  # closed to spectators: no history for them
                 assert (await until(w2, chat))["messages"] == []
+    asyncio.run(scenario())
+
+
+@pytest.mark.postgresql_only
+def test_chat_reaches_the_other_server_process(migrated_url):
+    """Two server processes on one PostgreSQL database (two apps served in this loop): a
+    message sent through one reaches the connections of the other (NOTIFY "c"), once."""
+    base = Settings(database_url=migrated_url, bot_delay_s=0, log_level="warning")
+
+    async def scenario():
+        async with serving(base) as (_a, addr_a), serving(base) as (_b, addr_b), \
+                httpx.AsyncClient(base_url=f"http://{addr_a}") as http:
+            host = (await http.post("/api/rooms", json={"name": "Hana", "public": False})).json()
+            http.cookies.clear()
+            bob = (await http.post(f"/api/rooms/{host['code']}/join", json={"name": "Bob"})).json()
+            path = f"/ws/rooms/{host['code']}"
+            async with connect(f"ws://{addr_a}{path}", additional_headers=auth(host["token"])) as h, \
+                    connect(f"ws://{addr_b}{path}", additional_headers=auth(bob["token"])) as b:
+                await until(h, chat)
+                await until(b, chat)
+                await h.send(json.dumps({"type": "chat", "text": "over there?"}))
+                got = (await until(b, chat))["messages"]
+                assert [(m["name"], m["text"]) for m in got] == [("Hana", "over there?")]
+                await b.send(json.dumps({"type": "chat", "text": "yes"}))
+                got = (await until(h, lambda m: chat(m) and m["messages"][-1]["text"] == "yes"))["messages"]
+                assert [m["text"] for m in got] == ["yes"]  # not "over there?" again
     asyncio.run(scenario())
