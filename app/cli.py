@@ -38,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     # (app.prefix.Forwarded, around uvicorn's ProxyHeadersMiddleware), so not by uvicorn here.
     serve(app, app.state.live, host=settings.host, port=settings.port,
           log_config=None, log_level=uvicorn_level(settings.log_level), access_log=False,
-          proxy_headers=False,
+          proxy_headers=False, server_header=False,  # no `server: uvicorn` on every answer
           ws_max_size=settings.ws_max_size, ws_ping_interval=settings.ws_ping_interval_s,
           ws_ping_timeout=settings.ws_ping_timeout_s)
     return 0

@@ -1,4 +1,4 @@
-"""The FastAPI application: `create_app(settings)` wires routers, static files, errors, lifespan."""
+"""The FastAPI application: `create_app(settings)` wires routers, static files (app/assets.py), errors, lifespan."""
 from __future__ import annotations
 
 import asyncio
@@ -8,8 +8,8 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI
-from fastapi.staticfiles import StaticFiles
 
+from .assets import Assets
 from .config import Settings
 from .db import make_engine, make_sessionmaker
 from .errors import error_body, install_error_handlers
@@ -20,7 +20,7 @@ from .logs import AccessLog
 from .migrate import head_revisions
 from .prefix import Forwarded
 from .ratelimit import Limiter
-from .routes import health, pages, records, rooms, ws
+from .routes import health, pages, records, rooms, static, ws
 
 ROOT = Path(__file__).resolve().parent.parent
 log = logging.getLogger("osaka")
@@ -115,7 +115,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(records.router)
     app.include_router(ws.router)
     app.include_router(pages.router)
-    static = ROOT / "static"
-    if static.is_dir():
-        app.mount("/static", StaticFiles(directory=static), name="static")
+    app.state.assets = Assets(ROOT / "static")
+    app.include_router(static.router)
     return app

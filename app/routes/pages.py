@@ -31,10 +31,13 @@ MANIFEST = TEMPLATES_DIR / "manifest.webmanifest"
 
 
 
-def _urls(request: Request) -> dict[str, str]:
+def _urls(request: Request) -> dict:
     """Template context of every page: `root`, the URL prefix of the request (`""` or
-    `/osaka`, app/prefix.py); every URL in the templates starts with it."""
-    return {"root": root_of(request)}
+    `/osaka`, app/prefix.py), which every URL in the templates starts with; `asset(path)`, the
+    versioned URL of a static file, and `import_map`, the modules' versioned URLs (app/assets.py)."""
+    root = root_of(request)
+    assets = request.app.state.assets
+    return {"root": root, "asset": lambda path: assets.url(path, root), "import_map": assets.import_map(root)}
 
 
 templates = Jinja2Templates(directory=str(TEMPLATES_DIR), context_processors=[_urls])

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 import re
 
 import httpx
@@ -17,6 +18,7 @@ from websockets.asyncio.client import connect
 from .support import proto
 
 URL_ATTRS = re.compile(r'(?:href|src)="([^"]*)"')
+IMPORT_MAP = re.compile(r'<script type="importmap">(.*?)</script>', re.S)
 
 
 def _page_urls(html: str) -> list[str]:
@@ -41,7 +43,11 @@ def test_everything_the_app_writes_carries_root_path(server_factory):
             assert 'data-root="/osaka"' in page.text
             urls = _page_urls(page.text)
             assert urls and all(u.startswith("/osaka/") or not u.startswith("/") for u in urls), urls
-            assert "/osaka/static/css/app.css" in page.text and "/osaka/manifest.webmanifest" in page.text
+            assert "/osaka/static/css/app.css?v=" in page.text and "/osaka/manifest.webmanifest" in page.text
+            # the import map sends the modules' imports to their versioned URLs under the prefix
+            imports = json.loads(IMPORT_MAP.search(page.text).group(1))["imports"]
+            assert imports["/osaka/static/js/dom.js"].startswith("/osaka/static/js/dom.js?v=")
+            assert all(k.startswith("/osaka/static/") and v.startswith(k + "?v=") for k, v in imports.items())
         created = httpx.post(base + "/api/rooms", json={"name": "Ann", "public": True})
         assert created.status_code == 201
         code = created.json()["code"]
@@ -102,6 +108,6 @@ def test_x_forwarded_prefix_from_a_trusted_proxy_only(server_factory):
 
     elsewhere = server_factory(FORWARDED_ALLOW_IPS="192.0.2.1")
     page = httpx.get(elsewhere.base_url + "/", headers=prefixed)
-    assert 'data-root=""' in page.text and '"/static/css/app.css"' in page.text
+    assert 'data-root=""' in page.text and '"/static/css/app.css?v=' in page.text
     created = httpx.post(elsewhere.base_url + "/api/rooms", json={"name": "Ann"}, headers=prefixed)
     assert created.json()["url"] == "/r/" + created.json()["code"]

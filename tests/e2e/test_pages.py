@@ -20,9 +20,11 @@ BUDGET_BYTES = 175 * 1000
 
 
 def _loaded_js_css(page) -> dict[str, int]:
-    """{static path: uncompressed bytes} of every script and stylesheet the page loaded."""
+    """{static path: bytes of the source file} of every script and stylesheet the page loaded
+    (their URLs carry a version, `?v=…`; what is sent is minified and compressed: the transfer
+    is measured in test_page_transfer.py, this is the size of the code as written)."""
     urls = page.evaluate("performance.getEntriesByType('resource').map(e => e.name)")
-    paths = {urlsplit(u).path for u in urls if u.endswith((".js", ".css"))}
+    paths = {urlsplit(u).path for u in urls if urlsplit(u).path.endswith((".js", ".css"))}
     return {p: (ROOT / p.lstrip("/")).stat().st_size for p in paths}
 
 
