@@ -7,7 +7,7 @@ import sys
 from .config import Settings
 from .logs import configure as configure_logging
 from .logs import uvicorn_level
-from .migrate import upgrade
+from .migrate import upgrade, upgrade_if_needed
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -27,7 +27,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     overrides = {k: v for k, v in (("host", args.host), ("port", args.port)) if v is not None}
     settings = settings.model_copy(update=overrides)
-    upgrade(settings.database_url)
+    upgrade_if_needed(settings.database_url)  # at the head already: no Alembic (app/migrate.py)
 
     from .main import create_app
     from .shutdown import serve

@@ -17,7 +17,7 @@ from .live.admission import AdmissionGate
 from .live.hub import dumps
 from .live.service import Live
 from .logs import AccessLog
-from .migrate import head_revisions
+from .migrate import script_heads
 from .prefix import Forwarded
 from .ratelimit import Limiter
 from .routes import health, pages, records, rooms, static, ws
@@ -102,7 +102,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.limiter = Limiter({"create": settings.room_create_limit, "join": settings.room_join_limit})
     app.state.live = live
     app.state.db_engine = db_engine
-    app.state.migration_heads = head_revisions(settings.database_url)
+    app.state.migration_heads = script_heads()
     install_error_handlers(app)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     app.add_middleware(AccessLog)  # also logs the 413s of BodyLimit
