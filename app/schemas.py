@@ -170,6 +170,7 @@ class LobbyRoomOut(BaseModel):
 
 
 class StatusOut(BaseModel):
-    """A plain status answer."""
+    """A plain status answer (`/healthz` adds `instance`, the answering process's host name)."""
 
     status: str = Field(examples=["ok"])
+    instance: str | None = Field(default=None, examples=["3f2a9c1b7d4e"])

@@ -8,6 +8,8 @@ read. Then `Presence.arrive`, then every frame goes to `Actions.on_frame` until 
 """
 from __future__ import annotations
 
+import socket
+
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from starlette.websockets import WebSocket
 
@@ -23,6 +25,11 @@ from .handshake import refuse_socket, same_origin, token_of
 from .hub import Connection, Hub
 from .presence import Presence
 from .tables import Tables
+
+#: This process's host name (a container's, with several replicas): the `X-Osaka-Instance`
+#: header of every accepted room WebSocket, and `instance` in `/healthz` (docs/protocol.md).
+INSTANCE = socket.gethostname()
+_INSTANCE_HEADER = [(b"x-osaka-instance", INSTANCE.encode("ascii", "replace"))]
 
 
 class RoomSockets:
@@ -88,7 +95,7 @@ class RoomSockets:
         """Accept, register the connection and send it the room (`Presence.arrive`); None when
         the room was deleted meanwhile. Whatever fails, nothing stays registered."""
         settings = self.settings
-        await ws.accept()
+        await ws.accept(headers=_INSTANCE_HEADER)
         conn = Connection(ws, room=room.code, seat=None if seat is None else seat.seat,
                           queue_size=settings.send_queue_size, flood_rate=settings.flood_rate,
                           flood_burst=settings.flood_burst)

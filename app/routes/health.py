@@ -4,19 +4,21 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
+from ..live.sockets import INSTANCE
 from ..migrate import current_revisions
 from ..schemas import StatusOut
 
 router = APIRouter(tags=["health"])
 
 
-@router.get("/healthz", response_model=StatusOut)
+@router.get("/healthz", response_model=StatusOut, response_model_exclude_none=True)
 async def healthz():
-    """The process is up: `{"status": "ok"}`."""
-    return {"status": "ok"}
+    """The process is up: `{"status": "ok", "instance": <host name>}` (which replica answered,
+    behind a proxy; the same as the `X-Osaka-Instance` header of room WebSockets)."""
+    return {"status": "ok", "instance": INSTANCE}
 
 
-@router.get("/readyz", response_model=StatusOut, responses={503: {"description": "not ready"}})
+@router.get("/readyz", response_model=StatusOut, response_model_exclude_none=True, responses={503: {"description": "not ready"}})
 async def readyz(request: Request):
     """200 `{"status": "ready"}` when the database answers and its schema is at the head
     migration; else 503 `{"status": "not_ready", "reason": ...}`."""

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import socket
 
 import httpx
 import pytest
@@ -16,7 +17,7 @@ def _err(r: httpx.Response, status: int, code: str) -> None:
 
 
 def test_health_and_ready(server):
-    assert httpx.get(server.base_url + "/healthz").json() == {"status": "ok"}
+    assert httpx.get(server.base_url + "/healthz").json() == {"status": "ok", "instance": socket.gethostname()}
     r = httpx.get(server.base_url + "/readyz")
     assert r.status_code == 200 and r.json() == {"status": "ready"}
     assert "/api/rooms" in httpx.get(server.base_url + "/openapi.json").json()["paths"]

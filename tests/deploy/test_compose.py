@@ -1,6 +1,7 @@
 """docker-compose.yml and .env.example, checked as data (CI validates the file against the
 Compose schema with `docker-compose config`, see .ci/run): PostgreSQL with a named volume and a
-pg_isready healthcheck, the app waiting for it to be healthy, port 8000, every setting documented."""
+pg_isready healthcheck, the app waiting for it to be healthy and scalable (no published port, no
+container name), Caddy in front publishing OSAKA_PORT and OSAKA_HTTPS_PORT, every setting documented."""
 from __future__ import annotations
 
 import re
@@ -37,12 +38,12 @@ def test_postgres_service_with_volume_and_healthcheck():
     assert db["restart"] == "unless-stopped"
 
 
-def test_app_waits_for_a_healthy_database_and_publishes_8000():
+def test_app_waits_for_a_healthy_database_and_can_be_scaled():
     app = COMPOSE["services"]["app"]
     assert app["build"] == "."
     assert app["depends_on"] == {"db": {"condition": "service_healthy"}}
-    (port,) = app["ports"]
-    assert port.endswith(":8000")
+    # `docker compose up --scale app=3`: a fixed host port or container name would clash.
+    assert "ports" not in app and "container_name" not in app
     env = app["environment"]
     assert env["HOST"] == "0.0.0.0" and env["PORT"] == "8000"
     url = env["DATABASE_URL"]
@@ -63,6 +64,9 @@ def test_every_variable_has_a_default_and_is_documented_in_env_example():
     for name, default in used.items():
         assert default is not None, f"${{{name}}} has a default: `docker compose up` works without .env"
         assert name in documented, f"{name} is not in .env.example"
+        if name == "OSAKA_DOMAIN":  # empty = no domain: `${OSAKA_DOMAIN:-:80}` gives Caddy plain :80
+            assert documented[name] == "" and default == ":80"
+            continue
         assert documented[name] == default, f"{name}: .env.example says {documented[name]!r}, compose {default!r}"
     assert set(documented) <= set(used), f"documented but unused: {set(documented) - set(used)}"
 
@@ -71,3 +75,20 @@ def test_app_environment_names_real_settings():
     fields = {name.upper() for name in Settings.model_fields}
     for name in COMPOSE["services"]["app"]["environment"]:
         assert name in fields, f"{name} is not a server setting (app/config.py)"
+
+
+def test_caddy_proxies_every_replica_with_https_on_a_domain():
+    proxy = COMPOSE["services"]["proxy"]
+    assert proxy["image"].split(":")[0] == "caddy"
+    assert "container_name" not in proxy and proxy["restart"] == "unless-stopped"
+    http, https = proxy["ports"]
+    assert http == "${OSAKA_BIND:-0.0.0.0}:${OSAKA_PORT:-8000}:80"
+    assert https == "${OSAKA_BIND:-0.0.0.0}:${OSAKA_HTTPS_PORT:-443}:443"
+    assert proxy["environment"]["OSAKA_SITE"] == "${OSAKA_DOMAIN:-:80}"  # a name = automatic HTTPS
+    mounts = {v.split(":")[1]: v.split(":")[0] for v in proxy["volumes"]}
+    assert mounts["/etc/caddy/Caddyfile"] == "./deploy/Caddyfile"
+    assert mounts["/data"] in COMPOSE["volumes"], "certificates survive `down` and `up`"
+    caddyfile = (ROOT / "deploy" / "Caddyfile").read_text()
+    assert "{$OSAKA_SITE}" in caddyfile and "name app" in caddyfile and "port 8000" in caddyfile
+    # The app trusts the proxy's X-Forwarded-* (it is reachable by the proxy alone).
+    assert COMPOSE["services"]["app"]["environment"]["FORWARDED_ALLOW_IPS"] == "${FORWARDED_ALLOW_IPS:-*}"

@@ -7,6 +7,7 @@ import asyncio
 import json
 import os
 import secrets
+import socket
 import subprocess
 import sys
 
@@ -23,7 +24,7 @@ def _healthcheck(port: int, *args: str) -> subprocess.CompletedProcess:
 
 def test_health_endpoints_and_the_healthcheck_command(server):
     live = httpx.get(server.base_url + "/healthz")
-    assert live.status_code == 200 and live.json() == {"status": "ok"}
+    assert live.status_code == 200 and live.json() == {"status": "ok", "instance": socket.gethostname()}
     assert live.headers["content-type"] == "application/json"
     ready = httpx.get(server.base_url + "/readyz")
     assert ready.status_code == 200 and ready.json() == {"status": "ready"}

@@ -18,6 +18,9 @@ from .support import ROOT
 # Fixed by docker-compose.yml itself: the database is the compose file's PostgreSQL, and the
 # server listens on 0.0.0.0:8000 inside the container (published as OSAKA_BIND:OSAKA_PORT).
 FIXED = {"DATABASE_URL", "HOST", "PORT"}
+# Defaults of docker-compose.yml (and .env.example) that differ from the server's own, and why:
+# FORWARDED_ALLOW_IPS: in compose the app publishes no port, only the Caddy proxy reaches it.
+COMPOSE_DEFAULTS = {"FORWARDED_ALLOW_IPS": "*"}
 SETTINGS = {name.upper(): name for name in Settings.model_fields}
 VARIABLE = re.compile(r"^\$\{([A-Z_][A-Z0-9_]*):-([^}]*)\}$")
 
@@ -58,6 +61,9 @@ def test_every_setting_is_documented():
     missing = set(SETTINGS) - FIXED - set(example)
     assert not missing, f"not in .env.example: {missing}"
     for name in set(SETTINGS) - FIXED:
+        if name in COMPOSE_DEFAULTS:
+            assert example[name] == COMPOSE_DEFAULTS[name], name
+            continue
         parsed = getattr(Settings(**{SETTINGS[name]: example[name]}), SETTINGS[name])
         assert parsed == _default(name), f".env.example {name}={example[name]} is not the default"
 
@@ -68,6 +74,9 @@ def test_every_setting_reaches_the_app_with_one_default():
     for name in set(SETTINGS) - FIXED:
         m = VARIABLE.fullmatch(env[name])
         assert m and m.group(1) == name, f"{name}: {env[name]!r} is not ${{{name}:-default}}"
+        if name in COMPOSE_DEFAULTS:
+            assert m.group(2) == COMPOSE_DEFAULTS[name], name
+            continue
         parsed = getattr(Settings(**{SETTINGS[name]: m.group(2)}), SETTINGS[name])
         assert parsed == _default(name), f"{name}: compose default {m.group(2)!r} != {_default(name)!r}"
 
@@ -97,7 +106,8 @@ def test_compose_config_passes_a_full_env_file_to_the_app(tmp_path):
     for name, value in values.items():
         assert getattr(probe, SETTINGS[name]) != _default(name), name
     extra = {"POSTGRES_USER": "u1", "POSTGRES_PASSWORD": "p1", "POSTGRES_DB": "d1",
-             "OSAKA_BIND": "127.0.0.1", "OSAKA_PORT": "8123"}
+             "OSAKA_BIND": "127.0.0.1", "OSAKA_PORT": "8123", "OSAKA_HTTPS_PORT": "8443",
+             "OSAKA_DOMAIN": "osaka.example.org"}
     env_file = tmp_path / ".env"
     env_file.write_text("".join(f"{k}={v}\n" for k, v in {**values, **extra}.items()))
     out = subprocess.run([compose, "--env-file", str(env_file), "-f", str(ROOT / "docker-compose.yml"),
@@ -110,7 +120,11 @@ def test_compose_config_passes_a_full_env_file_to_the_app(tmp_path):
         assert env[name] == value, (name, env[name], value)
     assert env["DATABASE_URL"] == "postgresql+asyncpg://u1:p1@db:5432/d1"
     assert config["services"]["db"]["environment"]["POSTGRES_PASSWORD"] == "p1"
-    published = app["ports"][0]  # "127.0.0.1:8123:8000" (Compose 1) or the long form (Compose 2)
-    if isinstance(published, dict):
-        published = f"{published['host_ip']}:{published['published']}:{published['target']}"
-    assert published.removesuffix("/tcp") == "127.0.0.1:8123:8000"
+    proxy = config["services"]["proxy"]
+    published = []
+    for port in proxy["ports"]:  # "127.0.0.1:8123:80" (Compose 1) or the long form (Compose 2)
+        if isinstance(port, dict):
+            port = f"{port['host_ip']}:{port['published']}:{port['target']}"
+        published.append(port.removesuffix("/tcp"))
+    assert published == ["127.0.0.1:8123:80", "127.0.0.1:8443:443"]
+    assert proxy["environment"]["OSAKA_SITE"] == "osaka.example.org"
