@@ -93,8 +93,8 @@ export class ChatPanel {
     });
     render([
       v("h2", { class: "small-h", id: "chat-h" }, t("chat.title")),
-      v("ol", { class: "chat-list", id: "chat-list", role: "log", "aria-live": "polite", "aria-labelledby": "chat-h", tabindex: "0" },
-        items.length ? items : v("li", { class: "muted" }, t("chat.empty"))),
+      v("div", { class: "chat-list", id: "chat-list", role: "log", "aria-live": "polite", "aria-labelledby": "chat-h", tabindex: "0" },
+        v("ol", null, items.length ? items : v("li", { class: "muted" }, t("chat.empty")))),
       mutedNames.size ? v("p", { class: "muted small-p", id: "chat-muted" }, t("chat.muted"), " ",
         [...mutedNames.values()].map((m) => v("button", { type: "button", class: "btn tiny", onClick: () => this.toggleMute(m) }, t("chat.unmute") + ": " + m.name))) : null,
       closed ? v("p", { class: "muted small-p" }, t("chat.closed"))
