@@ -21,7 +21,7 @@ def _click_together(pages, selector: str, times: list[int], late: str) -> None:
             const go = () => {
               const b = document.querySelector(sel) || document.querySelector(late);
               if (b) for (let i = 0; i < n; i++) b.click();
-              else if (tries++ < 50) setTimeout(go, 100);  // the waiting room is still being drawn
+              else if (tries++ < 300) setTimeout(go, 100);  // the waiting room is still being drawn (30 s on a busy machine)
             };
             setTimeout(go, Math.max(0, at - Date.now()));
           }""", [selector, late, at, n])
