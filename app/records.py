@@ -26,8 +26,18 @@ FORMAT_VERSION = 1
 
 
 def _players(room: Room) -> list[dict]:
-    return [{"seat": s.seat, "name": s.name, "bot_level": s.bot_level}
-            for s in sorted(room.seats, key=lambda s: s.seat)]
+    """The record's players: [{"seat", "name", "bot_level", "computer"}] by seat. A computer
+    player added by the host (no person's token) is named as the table names it, "Computer
+    (easy)", or "Computer 3 (easy)" (its seat number) when there are several; a person keeps
+    their name, with `bot_level` set when a computer player held their seat at the end."""
+    seats = sorted(room.seats, key=lambda s: s.seat)
+    computers = [s for s in seats if s.bot_level and s.token_hash is None]
+    def name(s) -> str:
+        if s not in computers:
+            return s.name
+        return f"Computer {s.seat + 1} ({s.bot_level})" if len(computers) > 1 else f"Computer ({s.bot_level})"
+    return [{"seat": s.seat, "name": name(s), "bot_level": s.bot_level, "computer": s in computers}
+            for s in seats]
 
 
 async def _current_log(session: AsyncSession, room: Room) -> list[dict]:

@@ -55,13 +55,21 @@ def describe(ev: dict, name) -> str | None:
 def text_log(record: dict) -> str:
     """The record as a plain-text log (English, UTF-8): players, every action with its time
     and what it did, the starting hands, the final scores with the sales per colour and ranks."""
-    names = {p["seat"]: p["name"] + (f" (computer, {p['bot_level']})" if p["bot_level"] else "")
-             for p in record["players"]}
+    names = {p["seat"]: p["name"] for p in record["players"]}
     name = lambda seat: names.get(seat, f"seat {seat + 1}")  # noqa: E731
+
+    def who(p: dict) -> str:
+        if p.get("computer"):  # named "Computer 3 (easy)" already
+            return name(p["seat"])
+        if "computer" not in p and p["bot_level"]:  # records before "computer": bot_level alone
+            return f"{name(p['seat'])} (computer player, {p['bot_level']})"
+        if p["bot_level"]:
+            return f"{name(p['seat'])} (seat held by a computer player, {p['bot_level']}, at the end)"
+        return name(p["seat"])
     out = [f"Traders of Osaka: room {record['room']}, game {record['game']}",
            f"rules version {record['rules_version']}, seed {record['seed']}",
            f"started {record['started_at']}, ended {record['ended_at']}", "", "Players:"]
-    out += [f"  seat {p['seat'] + 1}: {name(p['seat'])}" for p in record["players"]]
+    out += [f"  seat {p['seat'] + 1}: {who(p)}" for p in record["players"]]
     start = record["final_state"].get("starting_hands") or []
     if start:
         out += ["", "Starting hands:"] + [f"  {name(i)}: {cards(h)}" for i, h in enumerate(start)]

@@ -4,7 +4,7 @@
 // button in the top bar shows the messages not yet seen and jumps to the chat.
 import { h as v, render } from "../vendor/preact.js";
 import { t } from "./i18n.js";
-import { nameTag, rememberedName, validName } from "./common.js";
+import { nameTag, rememberName, rememberedName, validName } from "./common.js";
 
 const MUTE_KEY = "osaka_mute";
 const ME = "me";
@@ -67,6 +67,8 @@ export class ChatPanel {
       const name = validName(document.getElementById("chat-name").value);
       if (!name) { document.getElementById("chat-name").focus(); return; }
       frame.name = name;
+      this.specName = name;  // a spectator types the name once (kept across redraws and visits)
+      rememberName(name);
     }
     if (this.send(frame)) input.value = "";
   }
@@ -88,7 +90,7 @@ export class ChatPanel {
       return v("li", { key: m.id, class: "chat-msg" + (m.spectator ? " spect" : "") },
         this.name(m), m.spectator ? v("span", { class: "badge" }, t("chat.spectator")) : null, ": ",
         v("span", { class: "chat-text" }, m.text),
-        m.seat === me && me !== null ? null : v("button", { type: "button", class: "btn tiny mute", title: t("chat.mute") + ": " + m.name,
+        (me !== null ? m.seat === me : m.spectator && m.name === this.specName) ? null : v("button", { type: "button", class: "btn tiny mute", title: t("chat.mute") + ": " + m.name,
           "aria-label": t("chat.mute") + ": " + m.name, onClick: () => this.toggleMute(m) }, t("chat.mute")));
     });
     render([
@@ -99,7 +101,8 @@ export class ChatPanel {
         [...mutedNames.values()].map((m) => v("button", { type: "button", class: "btn tiny", onClick: () => this.toggleMute(m) }, t("chat.unmute") + ": " + m.name))) : null,
       closed ? v("p", { class: "muted small-p" }, t("chat.closed"))
         : v("form", { class: "chat-form", id: "chat-form", onSubmit: (e) => this.submit(e) },
-          me === null ? v("input", { id: "chat-name", maxLength: 24, value: rememberedName(), "aria-label": t("form.your_name"), placeholder: t("form.your_name") }) : null,
+          me === null ? v("input", { id: "chat-name", maxLength: 24, value: this.specName ?? (this.specName = rememberedName()),
+            onInput: (e) => { this.specName = e.currentTarget.value; }, "aria-label": t("form.your_name"), placeholder: t("form.your_name") }) : null,
           v("input", { id: "chat-input", maxLength: 300, autocomplete: "off", "aria-label": t("chat.message"), placeholder: t("chat.message") }),
           v("button", { type: "submit", class: "btn small", id: "chat-send" }, t("chat.send"))),
       isHost ? v("label", { class: "small-p" }, v("input", { type: "checkbox", id: "chat-spectators", checked: room.chat_spectators !== false,

@@ -65,11 +65,11 @@ export async function renderResultMore(ctx, el) {
         v("td", { class: "num" }, p.rank + "."),
         v("td", null, name(p.seat), p.sales.length ? null : v("span", { class: "muted" }, " (" + g("res.no_sales") + ")")),
         COLORS.map((c) => v("td", { class: "num", key: c, title: p.sales.filter((x) => x.color === c)
-          .map((x) => g("res.sale", { color: t("color." + c), count: x.cards.length, price: x.price, value: x.value, vp: x.vp })).join("; ") },
+          .map((x) => g("res.sale", { color: t("color." + c), count: x.cards.length, price: x.price, raw: x.price * x.cards.length, value: x.value, vp: x.vp })).join("; ") },
           p.vp_by_color[c] ? String(p.vp_by_color[c]) : "·")),
         v("td", { class: "num" }, v("b", null, String(p.vp))))))),
     v("ul", { class: "sales muted" }, byRank.filter((p) => p.sales.length).map((p) => v("li", { key: p.seat }, name(p.seat), ": ",
-      p.sales.map((x, i) => [i ? ", " : "", gn("res.sale", { color: colorChip(x.color, false), count: x.cards.length, price: x.price, value: x.value, vp: x.vp })])))),
+      p.sales.map((x, i) => [i ? ", " : "", gn("res.sale", { color: colorChip(x.color, false), count: x.cards.length, price: x.price, raw: x.price * x.cards.length, value: x.value, vp: x.vp })])))),
     ctx.seat !== null ? v("p", null, v("button", { type: "button", class: "btn primary big-btn", id: "again-btn",
       onClick: () => post(`/api/rooms/${enc(room.code)}/again`, { game: room.game || 1 }) }, "↻ " + g("res.play_again")),
     " ", v("span", { class: "muted" }, g("res.play_again_hint"))) : null,

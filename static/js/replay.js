@@ -56,7 +56,9 @@ function draw() {
         COLORS.map((c) => v("span", { key: c, class: "rp-ship" }, colorChip(c, false), " ", t("loc." + view.ships[c])))),
       v("div", { class: "rp-row muted" }, t("table.draw_pile"), ": ", String(view.deck_size))),
     v("div", { class: "rp-players" }, view.players.map((p, seat) => playerBox(p, seat, view))),
-    v("p", null, v("a", { class: "btn", href: appUrl("/r/" + encodeURIComponent(code)) }, g("replay.back_room"))),
+    v("p", { class: "game-links" }, v("a", { class: "btn", href: appUrl("/r/" + encodeURIComponent(code)) }, g("replay.back_room")), " ",
+      v("a", { class: "btn small", id: "rp-json", href: appUrl(`/api/rooms/${encodeURIComponent(code)}/games/${game}/record.json`), download: "" }, "⤓ " + g("res.json")), " ",
+      v("a", { class: "btn small", id: "rp-txt", href: appUrl(`/api/rooms/${encodeURIComponent(code)}/games/${game}/record.txt`), download: "" }, "⤓ " + g("res.txt"))),
   ], root);
 }
 
@@ -80,7 +82,7 @@ async function main() {
       v("a", { class: "btn", href: appUrl("/r/" + encodeURIComponent(code)) }, g("replay.back_room"))), root);
     return;
   }
-  room = { players: data.players.map((p) => ({ ...p, bot: !!p.bot_level })) };
+  room = { players: data.players.map((p) => ({ ...p, bot: p.computer ?? !!p.bot_level })) };
   draw();
 }
 

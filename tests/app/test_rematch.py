@@ -52,10 +52,15 @@ def test_records_only_after_the_end_and_valid(server):
     jsonschema.validate(record, SCHEMA)
     assert record["game"] == 1 and record["num_players"] == 3
     assert [a["version"] for a in record["actions"]] == list(range(1, len(record["actions"]) + 1))
-    assert record["players"][0]["name"] == "Host"
+    # A person keeps their name (not a computer player, even when one held the seat at the end);
+    # the host's computer players are named as the table names them, told apart by seat.
+    assert record["players"][0]["name"] == "Host" and record["players"][0]["computer"] is False
+    assert [(p["name"].split(" (")[0], p["computer"]) for p in record["players"][1:]] == [
+        ("Computer 2", True), ("Computer 3", True)]
     text = httpx.get(f"{base}/api/rooms/{code}/games/1/record.txt")
     assert text.status_code == 200 and text.headers["content-type"].startswith("text/plain")
     assert "Host" in text.text and "Winner" in text.text
+    assert "seat 2: Computer 2 (easy) (computer player, easy)" not in text.text and "seat 2: Computer 2 (" in text.text and "Bot (" not in text.text
     rep = httpx.get(f"{base}/api/rooms/{code}/games/1/replay").json()
     assert rep["verified"] and len(rep["steps"]) == len(record["actions"]) + 1
     last = rep["steps"][-1]["view"]

@@ -50,6 +50,12 @@ def test_chat_shows_hostile_text_as_text_and_mutes(e2e_server, new_page, shots):
     line = guest.locator("#chat-list .chat-msg.spect").last
     expect(line).to_contain_text("Zoe")
     expect(line.locator(".badge")).to_have_text("spectator")
+    # The name is typed once: the next message goes out under it without typing it again, and
+    # one's own message offers no Mute.
+    expect(watcher.locator("#chat-name")).to_have_value("Zoe")
+    say(watcher, "Who leads?")
+    expect(guest.locator("#chat-list .chat-msg.spect", has_text="Who leads?")).to_contain_text("Zoe")
+    expect(watcher.locator("#chat-list .chat-msg", has_text="Who leads?").get_by_role("button")).to_have_count(0)
     guest.screenshot(path=str(shots / "chat-desktop.png"))
     # Gus mutes Hana: her messages are gone for him only, also after a reload.
     aside(guest)

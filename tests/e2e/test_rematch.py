@@ -81,6 +81,11 @@ def test_crossed_play_again_then_replay_with_keys(e2e_server, new_page, shots):
     rp = new_page()
     goto(rp, f"{base}/r/{table.code}/games/1")
     rp.wait_for_selector("#rp-step")
+    # The replay offers the game's downloads too (the end screen is gone once game 2 runs).
+    for link, kind in (("#rp-json", "record.json"), ("#rp-txt", "record.txt")):
+        href = rp.get_attribute(link, "href")
+        assert href == f"/api/rooms/{table.code}/games/1/{kind}"
+        assert httpx.get(base + href).status_code == 200
     total = httpx.get(f"{base}/api/rooms/{table.code}/games/1/record.json").json()["actions"]
     assert rp.get_attribute("body", "data-step") == "0"
     # The game is over: every player's hand is shown, from the deal on.

@@ -40,7 +40,10 @@ def test_text_log_and_replay_of_whole_games(players, seed):
         for ev in a["events"]:
             line = describe(ev, lambda seat: f"P<{seat}>")
             assert (line is None) == (ev["type"] in ("turn_started", "vp_total")), ev
-    assert "P<0>" in text and "P<1> (computer, easy)" in text and "Winner" in text
+    assert "seat 1: P<0>\n" in text and "seat 2: P<1> (computer player, easy)" in text and "Winner" in text
+    # A person whose seat a computer player held at the end keeps their name, said so.
+    record["players"][0].update(bot_level="normal", computer=False)
+    assert "seat 1: P<0> (seat held by a computer player, normal, at the end)" in text_log(record)
     rep = replay(record)
     assert rep["verified"] and len(rep["steps"]) == len(record["actions"]) + 1
     first, last = rep["steps"][0]["view"], rep["steps"][-1]["view"]

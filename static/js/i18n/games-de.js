@@ -9,7 +9,7 @@ export default {
   "res.shared": "Geteilter Sieg: gleich viele SP und gleich viele Leistungsplättchen.",
   "res.rank": "Platz",
   "res.sales": "Woher die SP kamen",
-  "res.sale": "{color} {count} × {price} = {value}: {vp} SP",
+  "res.sale": "{color} {count} × {price} = {raw} → {value}: {vp} SP",
   "res.no_sales": "keine Verkäufe",
   "res.play_again": "Noch einmal spielen",
   "res.play_again_hint": "Derselbe Raum, dieselben Plätze: alle sagen, dass sie dabei sind, dann startet der Gastgeber.",

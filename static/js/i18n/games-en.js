@@ -10,7 +10,7 @@ export default {
   "res.shared": "Shared win: tied on VPs and on Achievement tokens.",
   "res.rank": "Rank",
   "res.sales": "Where the VPs came from",
-  "res.sale": "{color} {count} × {price} = {value}: {vp} VP",
+  "res.sale": "{color} {count} × {price} = {raw} → {value}: {vp} VP",
   "res.no_sales": "no sales",
   "res.play_again": "Play again",
   "res.play_again_hint": "The same room and seats: everyone says they are in, then the host starts.",
