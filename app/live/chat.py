@@ -47,7 +47,8 @@ _OPEN = select(_ROOM.c.chat_spectators).where(_ROOM.c.id == bindparam("room_id")
 
 def clean_text(text: object) -> str:
     """A chat text: NFC, trimmed, 1 to MAX_CHARS characters, no control/format characters.
-    Raises ValueError with the error code (`chat_empty`, `chat_too_long`, `bad_message`)."""
+    Raises ValueError with the error code (`chat_empty`, `chat_too_long`, `chat_bad_char` for a
+    control, format or invisible character, `bad_message` for a text that is no string)."""
     if not isinstance(text, str):
         raise ValueError("bad_message")
     text = unicodedata.normalize("NFC", text).strip()
@@ -56,7 +57,7 @@ def clean_text(text: object) -> str:
     if len(text) > MAX_CHARS:
         raise ValueError("chat_too_long")
     if any(unicodedata.category(c) in _BAD for c in text):
-        raise ValueError("bad_message")
+        raise ValueError("chat_bad_char")
     return text
 
 
@@ -86,7 +87,8 @@ class Chat:
             code = str(exc)
             texts = {"chat_empty": "A message needs some text.",
                      "chat_too_long": f"A message has at most {MAX_CHARS} characters.",
-                     "bad_message": "`text` is a string without control characters."}
+                     "chat_bad_char": "A message cannot hold control or invisible characters (such as U+200B or U+202E).",
+                     "bad_message": "`text` is a string."}
             return conn.send(error_msg(code, texts[code], msg.get("id")))
         key = f"{conn.room}:{conn.seat}" if conn.seat is not None else \
             f"{conn.room}:-:{address_key(conn.ws.client.host if conn.ws.client else None)}"

@@ -68,9 +68,12 @@ export function fill(el, ...children) {
 export function toast(text, kind = "error") {
   const box = document.getElementById("toasts");
   if (!box) return;
-  const el = h("div", { class: "toast " + kind }, text);
-  box.appendChild(el);
-  setTimeout(() => el.remove(), kind === "error" ? 7000 : 2500);
+  // The same text already showing is not stacked again: it stays for its time from now.
+  const same = [...box.children].find((c) => c.textContent === text && c.className === "toast " + kind);
+  const el = same || h("div", { class: "toast " + kind }, text);
+  if (!same) box.appendChild(el);
+  clearTimeout(el._gone);
+  el._gone = setTimeout(() => el.remove(), kind === "error" ? 7000 : 2500);
 }
 
 /** Show (text) or hide (null) the banner under the top bar. */

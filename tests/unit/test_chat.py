@@ -61,6 +61,9 @@ def test_chat_between_players_and_spectators(settings):
                 assert (await until(b, lambda m: m["type"] == "error"))["code"] == "chat_empty"
                 await b.send(json.dumps({"type": "chat", "text": "x" * 301}))
                 assert (await until(b, lambda m: m["type"] == "error"))["code"] == "chat_too_long"
+                for hidden in ("a\u202eb", "zero\u200bwidth", "line\nbreak"):
+                    await b.send(json.dumps({"type": "chat", "text": hidden}))
+                    assert (await until(b, lambda m: m["type"] == "error"))["code"] == "chat_bad_char"
                 for i in range(4):
                     await b.send(json.dumps({"type": "chat", "text": "é" * 300 if i == 0 else f"m{i}"}))
                 err = await until(b, lambda m: m["type"] == "error")

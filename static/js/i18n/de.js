@@ -340,6 +340,7 @@ export default {
   "chat.allow_spectators": "Zuschauer dürfen chatten",
   "err.chat_empty": "Schreib zuerst eine Nachricht.",
   "err.chat_too_long": "Eine Nachricht hat höchstens 300 Zeichen.",
+  "err.chat_bad_char": "Eine Nachricht darf keine unsichtbaren oder Steuerzeichen enthalten.",
   "err.chat_closed": "Der Gastgeber hat den Chat für Zuschauer geschlossen.",
   "err.chat_name": "Zuschauer chatten unter einem Namen (1 bis 24 Zeichen), der keinem Spieler gleicht.",
 };

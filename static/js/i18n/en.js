@@ -340,6 +340,7 @@ export default {
   "chat.allow_spectators": "Spectators may chat",
   "err.chat_empty": "Type a message first.",
   "err.chat_too_long": "A message has at most 300 characters.",
+  "err.chat_bad_char": "A message cannot hold invisible or control characters.",
   "err.chat_closed": "The host has closed the chat to spectators.",
   "err.chat_name": "Spectators chat under a name (1 to 24 characters) unlike a player's.",
 };
