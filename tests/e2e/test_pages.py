@@ -127,6 +127,10 @@ def test_unknown_room_says_so(e2e_server, new_page):
     page = new_page()
     goto(page, e2e_server.base_url + "/r/NOSUCHROOM")
     page.wait_for_selector("text=There is no room with this code.")
+    # Nothing of a room in the top bar: no link to copy, no sound, no chat.
+    for control in ("#copy-top", "#sound-btn", "#chat-jump", "#turn", "#clock"):
+        assert page.locator(control).count() == 0, control
+    assert page.get_by_role("link", name="How to play").is_visible()
 
 
 def test_server_refusal_is_shown_to_the_player(e2e_server, new_page):
