@@ -92,7 +92,7 @@ export function barView(ctx) {
   const goods = buyableGoods(v, seat), cost = total(goods), pay = [...ctx.sel.pay], sel = total(pay);
   const buy = buyState(ctx, me, goods, cost, pay);
   const canSuggest = myTurn(ctx) && goods.length && total(me.hand || []) >= cost;
-  const cardWhy = !myTurn(ctx) ? t(v.phase === "turn" ? "table.hint_wait" : "why.not_your_turn")
+  const cardWhy = !myTurn(ctx) ? (decision ? "" : t(v.phase === "turn" ? "table.hint_wait" : "why.not_your_turn"))
     // The how-to hint only in your first turns; later the buttons speak for themselves.
     : ctx.sel.market === null ? ((ctx.turnsPlayed || 0) < 2 ? t("table.hint_turn") : "") : ca.take && ca.reserve ? ca.take : "";
   return [

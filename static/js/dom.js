@@ -68,7 +68,7 @@ export function fill(el, ...children) {
 export function toast(text, kind = "error") {
   const box = document.getElementById("toasts");
   if (!box) return;
-  // The same text already showing is not stacked again: it stays for its time from now.
+  // the same text showing: not stacked again
   const same = [...box.children].find((c) => c.textContent === text && c.className === "toast " + kind);
   const el = same || h("div", { class: "toast " + kind }, text);
   if (!same) box.appendChild(el);

@@ -240,7 +240,6 @@ async function main() {
   } catch (e) {
     if (e.status === 404) {
       mode = "missing";
-      // No room: none of the room's controls in the top bar (link, turn, clock, chat, sound).
       document.querySelectorAll(".roominfo, #turn, #clock, #chat-jump, #sound-btn").forEach((el) => el.remove());
       fill(root, h("section", { class: "panel" }, h("h1", null, t("room.not_found")), h("a", { class: "btn", href: appUrl("/") }, t("room.back_home"))));
       return;

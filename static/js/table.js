@@ -61,8 +61,8 @@ export function buildTable(root, ctx) {
       h("section", { class: "panel players-panel", "aria-labelledby": "players-h" }, parts.playersTitle, parts.players),
       // The log is a live region (role="log"): other players' moves are read out as they come.
       h("section", { class: "panel logbox", "aria-labelledby": "log-h" }, parts.logTitle,
-        h("div", { class: "log-live", id: "log-live", role: "log", "aria-live": "polite", "aria-labelledby": "log-h" }, parts.log)),
-      parts.earlier = h("p", { id: "earlier" })),
+        h("div", { class: "log-live", id: "log-live", role: "log", "aria-live": "polite", "aria-labelledby": "log-h" }, parts.log),
+        parts.earlier = h("p", { id: "earlier", class: "small-p" }))),
   ), parts.dialog);
   for (const r of [parts.market, parts.farm]) rowKeys(ctx, r);
   wireDialog(ctx, parts.dialog);

@@ -119,6 +119,8 @@ def _dialog_by_keyboard(keys, page, kind: str, first: bool, shots) -> None:
         keys.press("Escape")
         expect(dlg).to_have_count(0)
         assert _focused(page) == "button#btn-decide"
+        # One's own decision is waiting: the bar does not say it is someone else's turn.
+        expect(page.locator("#turn-hint")).not_to_contain_text("not your turn")
         keys.press("d")
         expect(dlg).to_have_count(1)
         assert page.evaluate("document.getElementById('decision').contains(document.activeElement)")
