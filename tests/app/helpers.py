@@ -46,6 +46,17 @@ def start(base: str, code: str, host_token: str) -> None:
     assert r.status_code == 200, r.text
 
 
+def room_log(srv: Any, code: str) -> list[dict]:
+    """The JSON log lines of server `srv` about room `code` (its `room` field, or the code in
+    the message).
+
+    Servers of `server_factory` share the session's database with every earlier test, and a
+    server resumes the computer players and turn timers of every game in it at start
+    (`BotDriver.resume`): its log also holds other rooms' moves, which a test must not count."""
+    lines = [json.loads(x) for x in srv.log_path.read_text().splitlines() if x.startswith("{")]
+    return [x for x in lines if x.get("room") == code or code in str(x.get("msg", ""))]
+
+
 def new_game(base: str, players: int) -> tuple[str, list[str]]:
     """A started room with `players` human seats → (code, tokens by seat)."""
     host = create_room(base, "Seat0", public=False)

@@ -18,7 +18,7 @@ from websockets.asyncio.client import connect
 
 from tests.conftest import ROOT
 
-from .helpers import Client, create_room, join_room, new_game, pick_action
+from .helpers import Client, create_room, join_room, new_game, pick_action, room_log
 
 CHURNERS = 10
 CHURN_S = 4.0
@@ -118,7 +118,7 @@ def test_a_seat_churning_sockets_keeps_memory_flat_and_moves_prompt(server_facto
         churner.kill()
     srv.stop()
     assert srv.proc.returncode == 0, "a graceful stop, nothing left hanging"
-    served = [line["ms"] for line in map(json.loads, srv.log_path.read_text().splitlines())
+    served = [line["ms"] for line in room_log(srv, code)
               if line.get("msg") == "action" and line["seat"] != 3 and line["outcome"] == "applied"]
     after = [mb for t, mb in rss if t >= WARM_UP_S]
     server_p95 = statistics.quantiles(served, n=20)[-1]

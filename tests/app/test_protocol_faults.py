@@ -4,13 +4,12 @@ move refused because its player took the seat back is logged once."""
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 
 import httpx
 import pytest
 
-from .helpers import Client, auth, create_room, new_game, pick_action
+from .helpers import Client, auth, create_room, new_game, pick_action, room_log
 
 
 def test_oversized_and_rate_limited_errors_carry_the_id(server):
@@ -84,11 +83,11 @@ def test_a_bot_move_refused_after_the_seat_was_taken_back_is_logged_once(server_
         await asyncio.sleep(0.5)  # the computer player waits BOT_DELAY_S before it moves
         b = await Client.open(srv.ws_url, code, bob, seat=1)  # Bob takes his seat back
         await b.wait(lambda m: m["type"] == "room" and not m["room"]["players"][1]["bot"])
-        assert _bot_outcomes(srv) == [], "the computer player moved before Bob was back (machine too slow?)"
+        assert _bot_outcomes(srv, code) == [], "the computer player moved before Bob was back (machine too slow?)"
         # The computer player's move arrives meanwhile (a worker process starts, then thinks),
         # and is refused.
         for _ in range(600):
-            if _bot_outcomes(srv):
+            if _bot_outcomes(srv, code):
                 break
             await asyncio.sleep(0.1)
         mine = await b.state(state["version"])
@@ -100,17 +99,14 @@ def test_a_bot_move_refused_after_the_seat_was_taken_back_is_logged_once(server_
 
     asyncio.run(scenario())
     srv.stop()
-    assert _bot_outcomes(srv) == ["not_a_bot_seat"]
-    assert not [x for x in _log(srv) if x["level"] == "warning" and x["logger"] == "osaka.bots"]
+    assert _bot_outcomes(srv, code) == ["not_a_bot_seat"]
+    assert not [x for x in room_log(srv, code) if x["level"] == "warning" and x["logger"] == "osaka.bots"]
 
 
-def _log(srv) -> list[dict]:
-    return [json.loads(line) for line in srv.log_path.read_text().splitlines() if line.startswith("{")]
-
-
-def _bot_outcomes(srv) -> list[str]:
-    """The outcomes of the computer players' actions so far (the server's `action` log lines)."""
-    return [x["outcome"] for x in _log(srv) if x.get("msg") == "action" and x.get("by") == "bot"]
+def _bot_outcomes(srv, code: str) -> list[str]:
+    """The outcomes of room `code`'s computer players' actions so far (the server's `action`
+    log lines; the server also resumes other tests' games: `room_log`)."""
+    return [x["outcome"] for x in room_log(srv, code) if x.get("msg") == "action" and x.get("by") == "bot"]
 
 
 def test_sockets_over_the_address_limit_are_refused_with_4429(server_factory):
