@@ -232,13 +232,15 @@ def set_turn_limit(room: Room, limit_s: int | None) -> None:
 
 async def hand_seat_to_bot(session: AsyncSession, room: Room, number: int, level: str,
                            connected: set[int], by: int | None = None, offline_s: float = 0.0,
-                           after_s: float = 0.0, idle_s: float | None = None) -> Seat:
+                           after_s: float = 0.0, idle_s: float | None = None, since_start: bool = False) -> Seat:
     """During a game, let a computer player of `level` play a disconnected or idle seat.
 
     `by` is the caller's seat number (None = the host, as before): the host may do it at once; any
     other seated player whose own seat is connected only once the seat has been offline
     `offline_s` ≥ `after_s` seconds (Settings.handover_after_s), so one lost cookie cannot
-    stall a game. A seat whose decision it has been for `idle_s` ≥ `after_s` seconds may be
+    stall a game. `since_start`: the seat has not been connected since this server process
+    started (Hub.since_start), so `offline_s` counts from the start: the host too waits until
+    `offline_s` ≥ `after_s` (a restart is not a player leaving). A seat whose decision it has been for `idle_s` ≥ `after_s` seconds may be
     handed over by any other seated, connected player (host or not) even while it is connected,
     in a room without a turn timer (with one, its time-outs do that: app/live/timers.py); before
     that a connected seat is refused with `seat_connected`, as always.
@@ -256,12 +258,12 @@ async def hand_seat_to_bot(session: AsyncSession, room: Room, number: int, level
             and seat.bot_level is None and idle_s >= after_s)
     if number in connected and not idle:
         raise ApiError(409, "seat_connected", "That player is connected.")
-    if by is not None and by != HOST_SEAT:
-        if by not in connected:
-            raise ApiError(403, "not_connected", "Only a player connected to the game may do this.")
-        if not idle and offline_s < after_s:
-            left = math.ceil(after_s - offline_s)
-            raise ApiError(403, "not_yet", f"Possible in {left} s.", retry_after_s=left)
+    host = by is None or by == HOST_SEAT
+    if not host and by not in connected:
+        raise ApiError(403, "not_connected", "Only a player connected to the game may do this.")
+    if (not host or since_start) and not idle and offline_s < after_s:
+        left = math.ceil(after_s - offline_s)
+        raise ApiError(403, "not_yet", f"Possible in {left} s.", retry_after_s=left)
     seat.bot_level = level
     return seat
 
@@ -291,11 +293,13 @@ async def take_seat_back(session: AsyncSession, room_id: int, number: int) -> No
 
 def summary(room: Room, connected: set[int], you: int | None,
             offline_for: Callable[[int], float] | None = None, handover_after_s: float = 60,
-            limits: list[int] | None = None) -> dict:
+            limits: list[int] | None = None, since_start: Callable[[int], bool] | None = None) -> dict:
     """The room summary of docs/protocol.md (`RoomOut`). `offline_for(seat)` → seconds a
     seat has been without a connection (Hub.offline_for); it fills `offline_s` of the
-    players that are neither connected nor computer players (else null). `limits`: the turn
-    timers the host may choose (`turn_limits`)."""
+    players that are neither connected nor computer players (else null), and `since_start(seat)`
+    (Hub.since_start) their `since_start` (not connected since the server started: its
+    `offline_s` counts from the start and the host too waits `handover_after_s`). `limits`: the
+    turn timers the host may choose (`turn_limits`)."""
     def offline(s: Seat) -> int | None:
         if offline_for is None or s.bot_level is not None or s.seat in connected:
             return None
@@ -311,7 +315,8 @@ def summary(room: Room, connected: set[int], you: int | None,
         "players": [{"seat": s.seat, "name": s.name, "bot": s.bot_level is not None,
                      "bot_level": s.bot_level,
                      "connected": s.bot_level is not None or s.seat in connected,
-                     "offline_s": offline(s), "ready": s.ready}
+                     "offline_s": offline(s), "ready": s.ready,
+                     "since_start": offline(s) is not None and since_start is not None and since_start(s.seat)}
                     for s in sorted(room.seats, key=lambda s: s.seat)],
         "you": you, "game": room.game_no,
     }

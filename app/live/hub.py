@@ -149,6 +149,13 @@ class Hub:
         not connected now; entries are dropped when the seat connects again."""
         return time.monotonic() - self.seat_left.get((code, seat), self.started)
 
+    def since_start(self, code: str, seat: int) -> bool:
+        """True when `seat` of room `code` has had no connection in this process since it
+        started (a restart: it may have been connected until then, so its offline time is only
+        counted from the start and even the host waits HANDOVER_AFTER_S, app/rooms.py
+        `hand_seat_to_bot`). Meaningful only for a seat that is not connected now."""
+        return (code, seat) not in self.seat_left
+
     def of(self, code: str) -> list[Connection]:
         """Live connections of a room."""
         return [c for c in self.rooms.get(code, ()) if not c.closed]

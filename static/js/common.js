@@ -62,6 +62,11 @@ export function nameTag(room, seat, { make = v, tag = "span", cls = "" } = {}) {
     playerName(room, seat));
 }
 
+export function dot(room, p) {
+  const s = room.stale ? "unk" : p.connected || p.bot ? "on" : "off";
+  return v("span", { class: "dot " + s, role: "img", title: t("dot." + s), "aria-label": t("dot." + s) });
+}
+
 /** First letter of a name for the Reservation piece (text only). */
 export function initialOf(name) {
   const ch = Array.from(String(name).trim())[0];

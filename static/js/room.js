@@ -257,6 +257,7 @@ async function main() {
     onDown() {
       // A move in flight stays pending and is resent after the reconnect.
       wasDown = true; ctx.online = false;
+      if (ctx.room) ctx.room.stale = 1;
       banner(t(ctx.inflight ? "conn.lost_move" : "conn.lost"));
       redraw();
     },

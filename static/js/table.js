@@ -8,7 +8,7 @@ import { h as v, render } from "../vendor/preact.js";
 import { h, appUrl } from "./dom.js";
 import { t, tn, listText, listParts } from "./i18n.js";
 import { COLORS, SYMBOL, cardEl, cardColor, cardValue, cardChip } from "./cards.js";
-import { PLAYER_COLORS, playerName, markerOf, isComputerSeat, nameTag } from "./common.js";
+import { PLAYER_COLORS, playerName, markerOf, isComputerSeat, nameTag, dot } from "./common.js";
 import { buyableGoods, total } from "./payment.js";
 import { buildRoute, updateRoute } from "./route.js";
 import { barView } from "./bar.js";
@@ -154,12 +154,11 @@ function playerView(ctx, p, seat) {
   const rp = (room.players || []).find((x) => x.seat === seat) || {};
   const where = reservationWhere(w, seat);
   const acting = w.phase !== "over" && w.to_act === seat;
-  const on = rp.connected || rp.bot;
   const res = t(where === "market" ? "table.res_market" : where === "farm" ? "table.res_farm" : "table.res_free");
   return v("li", { key: seat, class: "player" + (acting ? " acting" : "") + (seat === ctx.seat ? " mine" : ""), "data-seat": seat },
     v("div", { class: "pl-head" },
       swatch(room, seat),
-      v("span", { class: "dot " + (on ? "on" : "off"), role: "img", title: t(on ? "room.connected" : "room.disconnected"), "aria-label": t(on ? "room.connected" : "room.disconnected") }),
+      dot(room, rp),
       v("b", { class: "pl-name" }, playerName(room, seat)),
       seat === ctx.seat ? v("span", { class: "badge you" }, t("room.you")) : null,
       // A computer player's name already says so; a person's seat played by one gets a badge.
@@ -181,7 +180,7 @@ function playerView(ctx, p, seat) {
  *  without a turn timer on a connected seat sitting on its decision that long. */
 function handover(ctx, seat, rp) {
   const w = ctx.view, room = ctx.room;
-  if (ctx.seat === null || seat === ctx.seat || w.phase === "over" || rp.seat === undefined || rp.bot) return null;
+  if (room.stale || ctx.seat === null || seat === ctx.seat || w.phase === "over" || rp.seat === undefined || rp.bot) return null;
   const after = room.handover_after_s ?? 60;
   if (rp.connected) {
     const idle = !room.turn_limit_s && ctx.clock && ctx.clock.seat === seat ? idleS() : null;
@@ -189,7 +188,7 @@ function handover(ctx, seat, rp) {
     if (idle < after) { ctx.later((after - idle) * 1000 + 250); return null; }
     return letBot(ctx, seat, v("span", { class: "muted" }, t("table.let_bot_idle")));
   }
-  const isHost = room.you !== null && room.you === room.host_seat;
+  const isHost = room.you === room.host_seat && !rp.since_start;
   const off = (rp.offline_s ?? 0) + (performance.now() - (ctx.roomAt || performance.now())) / 1000;
   if (!isHost && off < after) {
     ctx.later((after - off) * 1000 + 250);

@@ -5,7 +5,7 @@ import { h, fill, toast, appUrl } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { api } from "./net.js";
 import { limitText } from "./clock.js";
-import { PLAYER_COLORS, playerName, markerOf, isComputerSeat, rememberedName, rememberName, validName, errorText, nameTag } from "./common.js";
+import { PLAYER_COLORS, playerName, markerOf, isComputerSeat, rememberedName, rememberName, validName, errorText, nameTag, dot } from "./common.js";
 
 export function roomUrl(code) { return location.origin + appUrl("/r/" + encodeURIComponent(code)); }
 
@@ -142,11 +142,10 @@ export class WaitingView {
     for (let s = 0; s < (room.max_seats || 4); s++) {
       const p = room.players.find((x) => x.seat === s);
       if (!p) { seats.push(v("li", { key: s, class: "seat empty" }, v("span", { class: "swatch pc-" + PLAYER_COLORS[s % 4], "aria-hidden": "true" }), v("span", { class: "muted" }, t("room.empty_seat")))); continue; }
-      const on = p.connected || p.bot;
       const comp = isComputerSeat(room, s);
       seats.push(v("li", { key: s, class: "seat" + (s === room.you ? " mine" : ""), "data-seat": s },
         v("span", { class: "swatch pc-" + PLAYER_COLORS[s % 4] + (comp ? " bot" : ""), "aria-hidden": "true" }, markerOf(room, s)),
-        v("span", { class: "dot " + (on ? "on" : "off"), role: "img", title: t(on ? "room.connected" : "room.disconnected"), "aria-label": t(on ? "room.connected" : "room.disconnected") }),
+        dot(room, p),
         v("b", { class: "pl-name" }, playerName(room, s)),
         s === room.host_seat ? v("span", { class: "badge" }, t("room.host")) : null,
         p.bot && !comp ? v("span", { class: "badge bot" }, t("room.bot", { level: t("level." + (p.bot_level || "normal")) })) : null,

@@ -83,3 +83,51 @@ def test_host_removes_a_computer_player_before_the_start_only(server):
     assert r.json() == {"seat": 2}
     start(base, code, host["token"])
     err(httpx.delete(f"{url}/2", headers=auth(host["token"])), 409, "game_started")
+
+
+def test_after_a_restart_even_the_host_waits_for_a_seat_not_back_yet(server_factory):
+    """A restart is not a player leaving: a seat without a connection since the server started
+    counts as offline from the start only (`since_start`), and the host too waits
+    HANDOVER_AFTER_S for it; once it was seen leaving, the host may hand it over at once."""
+    a = server_factory(**FAST)
+    host = create_room(a.base_url, "Host", public=False)
+    code = host["code"]
+    bob = join_room(a.base_url, code, "Bob")
+    start(a.base_url, code, host["token"])
+
+    async def both_there():
+        clients = [await Client.open(a.ws_url, code, t, seat=i) for i, t in enumerate((host["token"], bob["token"]))]
+        for c in clients:
+            await c.state(0)
+        a.kill()  # the server goes away while both are connected
+
+    asyncio.run(both_there())
+    b = server_factory(**FAST)
+
+    def post():
+        return httpx.post(f"{b.base_url}/api/rooms/{code}/seats/1/bot", json={"level": "easy"},
+                          headers=auth(host["token"]))
+
+    async def after_restart():
+        h = await Client.open(b.ws_url, code, host["token"], seat=0)
+        await h.state(0)
+        bob_seat = (await asyncio.to_thread(httpx.get, f"{b.base_url}/api/rooms/{code}")).json()["players"][1]
+        assert not bob_seat["connected"] and bob_seat["since_start"] is True
+        assert bob_seat["offline_s"] < 3  # counted from the restart, not from before it
+        r = await asyncio.to_thread(post)
+        assert r.status_code == 403 and r.json()["error"]["code"] == "not_yet", r.text
+        assert 1 <= r.json()["error"]["retry_after_s"] <= 3
+        # Bob comes back and leaves again: now his leaving was seen, the host may act at once.
+        n = len(h.msgs)
+        c = await Client.open(b.ws_url, code, bob["token"], seat=1)
+        await c.state(0)
+        await c.close()
+        gone = await h.wait(lambda m: m["type"] == "room" and not m["room"]["players"][1]["connected"]
+                            and m["room"]["players"][1]["offline_s"] is not None, start=n)
+        assert gone["room"]["players"][1]["since_start"] is False
+        assert gone["room"]["players"][0]["since_start"] is False  # the host is connected
+        r = await asyncio.to_thread(post)
+        assert r.status_code == 200 and r.json() == {"seat": 1}, r.text
+        await h.close()
+
+    asyncio.run(after_restart())
