@@ -39,7 +39,7 @@ export function markerOf(room, seat) {
   const seats = room && room.players ? room.players.map((p) => p.seat) : [seat];
   if (!seats.includes(seat)) seats.push(seat);
   const mark = {};
-  for (const s of seats) mark[s] = isComputerSeat(room, s) ? "⚙" : initialOf(playerName(room, s));
+  for (const s of seats) mark[s] = isComputerSeat(room, s) ? "⚙" : initialOf(playerName(room, s)) || String(s + 1);
   for (let round = 0; round < 3; round++) {
     const count = {};
     for (const s of seats) count[mark[s]] = (count[mark[s]] || 0) + 1;
@@ -67,10 +67,10 @@ export function dot(room, p) {
   return v("span", { class: "dot " + s, role: "img", title: t("dot." + s), "aria-label": t("dot." + s) });
 }
 
-/** First letter of a name for the Reservation piece (text only). */
+/** First letter or digit of a name for the Reservation piece (text only), else null. */
 export function initialOf(name) {
-  const ch = Array.from(String(name).trim())[0];
-  return ch ? ch.toUpperCase() : "?";
+  const ch = String(name).match(/[\p{L}\p{N}]/u);
+  return ch && ch[0].toUpperCase();
 }
 
 const NAME_KEY = "osaka_name";

@@ -69,3 +69,22 @@ def test_look_alike_and_computer_like_names_are_refused_with_a_reason(e2e_server
         visitor.click("#join-btn")
         expect(visitor.locator(".join .form-error")).to_contain_text(text)
     assert host.locator(".seat:not(.empty)").count() == 1
+
+
+def test_a_marker_is_the_names_first_letter_or_digit_else_the_seat_number(e2e_server, new_page, shots):
+    """A name starting with a sign ("<Zoe>") is marked by its first letter; one without letters
+    or digits ("<*>") by its seat number, in the waiting room and at the table."""
+    base = e2e_server.base_url
+    host = new_page()
+    code = create_room(host, base, "<Zoe>")
+    join_room(new_page(), base, code, "<*>")
+    host.wait_for_function("document.querySelectorAll('.seat:not(.empty)').length === 2")
+    swatch = '.seat[data-seat="{}"] .swatch'
+    expect(host.locator(swatch.format(0))).to_have_text("Z")
+    expect(host.locator(swatch.format(1))).to_have_text("2")
+    host.click("#start-btn")
+    host.wait_for_selector("#players .player")
+    swatch = '#players .player[data-seat="{}"] .swatch'
+    expect(host.locator(swatch.format(0))).to_have_text("Z")
+    expect(host.locator(swatch.format(1))).to_have_text("2")
+    host.locator("#players").screenshot(path=str(shots / "markers-of-sign-names.png"))
