@@ -60,10 +60,11 @@ export function focusRow(rowEl) {
   return true;
 }
 
+const QUIET = { focusVisible: false };
 /**
  * Run `draw()` and keep the keyboard focus on the same logical control: when the focused
  * element was removed (a taken card, a button that is not needed any more), focus its
- * neighbour in the same card row, else the given fallback (a selector or element).
+ * neighbour in the same card row, else the given fallback (a selector or element), ringless.
  */
 export function keepFocus(draw, fallback) {
   const a = document.activeElement;
@@ -76,10 +77,10 @@ export function keepFocus(draw, fallback) {
   if (a.isConnected && a.getClientRects().length) return;  // still there and shown
   if (row && row.isConnected) {
     const cards = row.querySelectorAll(".card");
-    if (cards.length) { cards[Math.max(0, Math.min(index, cards.length - 1))].focus(); return; }
+    if (cards.length) { cards[Math.max(0, Math.min(index, cards.length - 1))].focus(QUIET); return; }
   }
   const fb = typeof fallback === "string" ? document.querySelector(fallback) : fallback;
-  if (fb) fb.focus();
+  if (fb) fb.focus(QUIET);
 }
 
 function typing(el) {

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from .conftest import PHONE
 from .helpers import (FOCUS_WATCH, audit, choose_token, create_room, do_buy_suggest, do_take, farm,
-                      focus_on_body, goto, log_count, market, wait_acting, wait_log_grows)
+                      focus_on_body, goto, join_room, log_count, market, wait_acting, wait_log_grows)
 
 
 class Keys:
@@ -178,6 +178,11 @@ def test_a_whole_game_by_keyboard_alone_with_audits(e2e_server, new_page, shots)
     result = page.locator(".result")
     expect(result).to_be_visible()
     assert _focused(page) == "h2#result-h"
+    # Its focus ring goes round the words "Game over", not across the whole panel.
+    box, words = page.evaluate("""() => { const h = document.getElementById('result-h'), r = document.createRange();
+      r.selectNodeContents(h); return [h.getBoundingClientRect().width, r.getBoundingClientRect().width]; }""")
+    assert page.evaluate("getComputedStyle(document.activeElement).outlineStyle") == "solid"
+    assert box <= words + 1, (box, words)
     snap("kbd-result")
     audit(page, "end screen")
     lost, updates, lost_at = page.evaluate("[window.__focusLost, window.__updates, window.__lostAt]")
@@ -287,3 +292,31 @@ def test_the_insurance_dialog_by_keyboard_and_its_audit(e2e_server, new_page, sh
     _wait_answer(page, before)
     expect(page.locator("dialog[open]")).to_have_count(0)
     assert not focus_on_body(page)
+
+
+def test_no_focus_ring_on_the_market_on_other_players_turns(e2e_server, new_page, shots):
+    """A Market card taken with the T shortcut: the focus stays in the Market (on its
+    neighbour) for the keyboard, but shows no ring there during the other player's turn; the
+    arrow keys bring it back at once."""
+    base = e2e_server.base_url
+    host, guest = new_page(), new_page()
+    code = create_room(host, base, "Hana")
+    join_room(guest, base, code, "Gus")
+    host.wait_for_function("document.querySelectorAll('.seat:not(.empty)').length === 2")
+    host.click("#start-btn")
+    while True:
+        who, phase = wait_acting([host, guest])
+        if phase == "turn":
+            break
+        choose_token(who, 0)
+    cid = market(who)[0]["card"]
+    before = log_count(who)
+    who.click(f'#market .card[data-card="{cid}"]')
+    who.keyboard.press("t")
+    wait_log_grows(who, before)
+    expect(who.locator("body")).not_to_have_attribute("data-decision", "turn")
+    ring = "() => { const a = document.activeElement; return [a.closest('#market') !== null, a.getAttribute('aria-disabled'), a.matches(':focus-visible'), getComputedStyle(a).outlineStyle]; }"
+    assert who.evaluate(ring) == [True, "true", False, "none"]
+    who.locator(".market-row").screenshot(path=str(shots / "market-focus-others-turn.png"))
+    who.keyboard.press("ArrowRight")
+    assert who.evaluate(ring) == [True, "true", True, "solid"]
