@@ -63,7 +63,7 @@ export function cardEl(id, opts = {}) {
     h("span", { class: "v", "aria-hidden": "true" }, String(cardValue(id))),
     h("span", { class: "sym", "aria-hidden": "true" }, SYMBOL[c]),
     icons(cardIcons(id)),
-    opts.insured ? h("span", { class: "ins-mark", "aria-hidden": "true" }, "✓") : null,
+    opts.insured ? h("span", { class: "ins-mark", role: "img", title: t("card.insured"), "aria-label": t("card.insured") }, "✓") : null,
     opts.reservedBy ? pieceEl(opts.reservedBy) : null,
     opts.pick && opts.selected ? h("span", { class: "pick-mark", "aria-hidden": "true" }, "✓") : null);
 }

@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from .driver import Table, greedy
-from .helpers import goto
+from .helpers import audit, goto
 
 PHONE_S = {"width": 360, "height": 640}
 
@@ -115,6 +115,19 @@ def test_opponents_merchandise_readable_and_insured_mark_clear(midgame, new_page
             overlap_x = min(mark["x"] + mark["width"], sym["x"] + sym["width"]) - max(mark["x"], sym["x"])
             overlap_y = min(mark["y"] + mark["height"], sym["y"] + sym["height"]) - max(mark["y"], sym["y"])
             assert overlap_x <= 0 or overlap_y <= 0, (size, mark, sym)
+
+
+def test_the_insured_mark_says_so_on_hover_and_to_screen_readers(midgame, new_page, shots):
+    """The ✓ of an insured good has a tooltip and an accessible name, in English and German."""
+    for locale, word in (("en-US", "insured"), ("de-DE", "versichert")):
+        # Tall enough that the players' panel needs no scrolling (axe: scrollable-region-focusable).
+        page = _seat(new_page, midgame, locale=locale, viewport={"width": 1366, "height": 1600})
+        mark = page.locator(".player:not(.mine) .card.insured .ins-mark").first
+        assert mark.get_attribute("title") == word
+        assert mark.get_attribute("role") == "img" and mark.get_attribute("aria-label") == word
+        audit(page, "insured goods " + locale)
+        mark.hover()
+        page.locator(".player:not(.mine) .card.insured").first.screenshot(path=str(shots / f"insured-mark-{locale}.png"))
 
 
 def test_reserved_cards_keep_their_colours(e2e_server, new_page):
