@@ -64,6 +64,18 @@ def fresh_database_url(database_url, tmp_path) -> str:
         yield url
 
 
+@pytest.fixture
+def private_migrated_url(fresh_database_url) -> str:
+    """A migrated database on the session's backend that only this test's own processes use.
+    `migrated_url` is shared with the session's `server` (and every test's rooms), whose turn
+    timers, computer players and cleanup act on any room in it that is due: a test that counts
+    what exactly one of ITS processes did needs this one instead (issue 12: the session
+    server's time-out was a third contender in tests/unit/test_timers.py)."""
+    from app.migrate import upgrade
+    upgrade(fresh_database_url)
+    return fresh_database_url
+
+
 class Server(ServerProcess):
     """`osaka serve` in its own process group on a free port of 127.0.0.1 (the shared
     launcher, app/testing/launcher.py): computer players without delay, warnings only;

@@ -151,17 +151,21 @@ class _Reply:
 
 
 @pytest.mark.parametrize("races", [RACES])
-def test_decision_and_its_time_out_in_the_same_millisecond_count_once(migrated_url, races, monkeypatch):
+def test_decision_and_its_time_out_in_the_same_millisecond_count_once(private_migrated_url, races, monkeypatch):
     """Two `Live`s on one database (two server processes): each race sets the deadline to now,
     then the person's decision (through A) and the time-out's (through A or B: the same room
     lock, or only the database's version check between them) are submitted together. (Seats
-    are not handed over here, so that no computer player moves between the races.)"""
+    are not handed over here, so that no computer player moves between the races.)
+    The database is this test's alone: on the session's (`migrated_url`) the session's server
+    process looks for due decisions too, and its time-out is a third contender that may commit
+    first, so that neither of these two counts (as it should: see the test below)."""
+    url = private_migrated_url
     monkeypatch.setattr("app.live.actions.TIMEOUTS_BEFORE_HANDOVER", 10**9)
-    base = Settings(database_url=migrated_url, bot_delay_s=0, bot_time_budget_s=0.05, log_level="warning",
+    base = Settings(database_url=url, bot_delay_s=0, bot_time_budget_s=0.05, log_level="warning",
                     turn_limit_test_s=1, timer_poll_s=3600)
 
     async def scenario():
-        db = create_async_engine(migrated_url)
+        db = create_async_engine(url)
         rng = random.Random(12)
         wins = {"person": 0, "timeout": 0}
         try:
@@ -170,8 +174,9 @@ def test_decision_and_its_time_out_in_the_same_millisecond_count_once(migrated_u
                 while done < races:
                     if code is None:
                         code, _tokens = await started_room(http, 2, 1)
-                        async with a.tables.hold(code) as held:
-                            await held.read_room()
+                        for live in (a, b):  # both tables loaded (`submit` needs its process's table)
+                            async with live.tables.hold(code) as held:
+                                await held.read_room()
                     table = a.tables.get(code)
                     if table.state.phase == "over":
                         code = None
@@ -206,5 +211,67 @@ def test_decision_and_its_time_out_in_the_same_millisecond_count_once(migrated_u
             await db.dispose()
         print(f"{races} races: {wins}")
         assert wins["person"] and wins["timeout"]
+
+    asyncio.run(scenario())
+
+
+def test_a_time_out_another_process_committed_first_leaves_the_decision_and_this_time_out_refused(
+        private_migrated_url, monkeypatch):
+    """The interleaving of issue 12's failure, made on purpose: the decision is past its
+    deadline, another process (B) commits its time-out first, and only then do the person's
+    decision and A's own time-out of the same decision reach A, whose table is still at that
+    version. Both are refused (the person gets `stale_version` with the new version, the
+    time-out is dropped), the log holds B's time-out once, and A catches up. Both orders in
+    A's room lock: the time-out first (it reads the room: A's table moves to the new version
+    before the person's turn) and the person first (the commit's version check refuses it)."""
+    url = private_migrated_url
+    monkeypatch.setattr("app.live.actions.TIMEOUTS_BEFORE_HANDOVER", 10**9)
+    base = Settings(database_url=url, bot_delay_s=0, bot_time_budget_s=0.05, log_level="warning",
+                    turn_limit_test_s=1, timer_poll_s=3600)
+
+    async def scenario():
+        db = create_async_engine(url)
+        try:
+            async with running(base) as (a, http), running(base) as (b, _):
+                code, _tokens = await started_room(http, 2, 1)
+
+                async def not_yet(_code, _kinds):  # A hears of B's commits only later (PostgreSQL's NOTIFY)
+                    return None
+                a.remote.on_change = not_yet
+                for person_first in (False, True):
+                    for live in (a, b):  # A's table at the version before B's time-out
+                        async with live.tables.hold(code) as held:
+                            await held.read_room()
+                    table = a.tables.get(code)
+                    v, seat = table.version, table.state.to_act
+                    legal = engine.legal_actions(table.state, seat)
+                    async with db.begin() as conn:  # the deadline is this very moment
+                        await conn.execute(update(Room).where(Room.code == code).values(deadline_at=utcnow()))
+                    assert await b.timers.submit(code, v, seat, legal[0].to_json())  # B's time-out counts
+                    assert a.tables.get(code).version == v  # A has not heard of it
+                    said = _Reply()
+                    person = a.actions.act(code, seat, uuid.uuid4().hex, v, legal[-1].to_json(), reply=said)
+                    timeout = a.timers.submit(code, v, seat, legal[-1].to_json())
+                    if person_first:
+                        ok_person, ok_timeout = await asyncio.gather(person, timeout)
+                    else:
+                        ok_timeout, ok_person = await asyncio.gather(timeout, person)
+                    assert (ok_person, ok_timeout) == (False, False)
+                    assert [(f["type"], f["code"]) for f in said.frames] == [("error", "stale_version")]
+                    # Person first: refused by the commit's version check, then caught up
+                    # (`_lost_race`); time-out first: A's table was caught up by its read.
+                    assert said.frames[0]["message"] == (f"The game is at version {v + 1}." if person_first
+                                                         else f"The game is at version {v + 1}, not {v}.")
+                    async with db.connect() as conn:
+                        room = (await conn.execute(select(Room.version, Room.id).where(Room.code == code))).one()
+                        log = (await conn.execute(select(ActionRow.version, ActionRow.events)
+                                                  .where(ActionRow.room_id == room.id)
+                                                  .order_by(ActionRow.version))).all()
+                    assert room.version == v + 1 and [r.version for r in log] == list(range(1, v + 2))
+                    assert log[-1].events[0] == {"type": "timed_out", "seat": seat, "visible_to": None}
+                    assert a.tables.get(code).version == v + 1
+                assert (a.timers.fired, b.timers.fired) == (0, 2)
+        finally:
+            await db.dispose()
 
     asyncio.run(scenario())
