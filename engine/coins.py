@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .cards import COLOR, VALUE
+from .cards import COLOR, KIND, VALUE
 
 
 @lru_cache(maxsize=4096)
@@ -64,7 +64,64 @@ def minimal_payments(hand: tuple[int, ...], cost: int) -> list[tuple[int, ...]]:
     """Every distinct minimal payment of ``cost`` from ``hand`` (R-buy-2, R-buy-3), one per
     multiset of card kinds (cards of the same colour and value are interchangeable): each
     shape of ``payment_shapes`` (in its order) with every split of its counts over the
-    colours (``_picks``)."""
+    colours (``_picks``); within a payment the 2s, then the 3s, then the 5s, each value
+    colour by colour, and of each kind the first cards in hand order.
+
+    So the answer depends only on the kinds of the hand's cards: it is worked out once per
+    (kinds of the hand sorted by kind, cost) as positions into the hand sorted by kind
+    (``_payment_positions``), and each call only picks its cards at those positions."""
+    if sum(map(VALUE.__getitem__, hand)) < cost:
+        return []
+    cards = sorted(hand, key=KIND.__getitem__)        # stable: hand order within a kind
+    key = (tuple(map(KIND.__getitem__, cards)), cost)
+    positions = _POSITIONS.get(key)
+    if positions is None:
+        positions = _payment_positions(key[0], cost)
+        if len(_POSITIONS) >= _POSITIONS_MAX:
+            _POSITIONS.clear()
+        _POSITIONS[key] = positions
+    return [tuple([cards[i] for i in p]) for p in positions]
+
+
+_POSITIONS: dict[tuple[tuple[int, ...], int], tuple[tuple[int, ...], ...]] = {}
+_POSITIONS_MAX = 100_000
+
+
+def _payment_positions(kinds: tuple[int, ...], cost: int) -> tuple[tuple[int, ...], ...]:
+    """``minimal_payments`` of a hand whose cards, sorted by kind, have the kinds ``kinds``
+    (KIND: value index * 4 + colour): each payment as positions into that sorted hand. Per
+    shape, the picks of each value are ``_value_picks`` (the splits over the colours)."""
+    caps = [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]
+    for k in kinds:
+        caps[k >> 2][k & 3] += 1
+    c2, c3, c5 = tuple(caps[0]), tuple(caps[1]), tuple(caps[2])
+    n2, n3 = sum(c2), sum(c3)
+    out: list[tuple[int, ...]] = []
+    for s2, s3, s5 in payment_shapes((n2, n3, sum(c5)), cost):
+        xs = _value_picks(c2, s2, 0)
+        ys = _value_picks(c3, s3, n2)
+        zs = _value_picks(c5, s5, n2 + n3)
+        out += [x + y + z for x in xs for y in ys for z in zs]
+    return tuple(out)
+
+
+@lru_cache(maxsize=None)
+def _value_picks(caps: tuple[int, int, int, int], n: int, offset: int) -> tuple[tuple[int, ...], ...]:
+    """The distinct ways to pick ``n`` cards of one value up to colour, as positions: the
+    cards of that value start at ``offset`` of the hand sorted by kind, ``caps[col]`` of
+    colour ``col``; per split of ``n`` over the colours (``splits``), the first cards of each
+    colour, colours in colour order (as ``_picks``)."""
+    if not n:
+        return ((),)
+    starts = [offset]
+    for cap in caps[:3]:
+        starts.append(starts[-1] + cap)
+    return tuple(tuple(p for col in range(4) for p in range(starts[col], starts[col] + split[col]))
+                 for split in splits(caps, n))
+
+
+def _minimal_payments_of(hand, cost: int) -> list[tuple[int, ...]]:
+    """``minimal_payments`` worked out card by card (see there)."""
     value = VALUE
     groups: tuple[list[int], list[int], list[int], list[int], list[int], list[int]] = \
         ([], [], [], [], [], [])                 # indexed by value: 2, 3 and 5 are used

@@ -45,11 +45,24 @@ def draw_many(s: GameState, count: int, ev: list | None) -> list[int]:
     return out
 
 
+_BOTH = MARKET_REFRESH + FARM_REFRESH
+
+
 def refresh(s: GameState, ev: list | None) -> None:
     """Refresh the Market and the Farm (R-refresh-1, R-refresh-2): the Farm cards, with
     their Reservation pieces, move to the end of the Market; then 2 cards are drawn into
     the Market and 3 into the Farm."""
     moved = s.farm
+    deck = s.deck
+    if len(deck) >= _BOTH:                       # no reshuffle due: slice the draw pile once
+        s.deck = deck[_BOTH:]
+        market_drawn = deck[:MARKET_REFRESH]
+        s.market = s.market + moved + market_drawn
+        s.farm = deck[MARKET_REFRESH:_BOTH]
+        if ev is not None:
+            ev.append({"type": "refresh", "moved": list(moved), "market": list(market_drawn),
+                       "farm": list(s.farm), "visible_to": None})
+        return
     market_new = draw_many(s, MARKET_REFRESH, ev)
     s.market = s.market + moved + tuple(market_new)
     farm_new = draw_many(s, FARM_REFRESH, ev)

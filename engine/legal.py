@@ -20,12 +20,26 @@ from .state import GameState
 def takeable(s: GameState, seat: int) -> list[int]:
     """Market cards the seat may take or buy: unreserved, or its own (R-take-1, R-buy-1,
     R-reserve-3)."""
-    market = s.market
-    out = list(market)
-    for other, card in enumerate(s.reservations):
-        if card is not None and other != seat and card in market:
-            out.remove(card)
+    return list(goods_of(s.market, s.reservations, seat))
+
+
+def goods_of(market: tuple[int, ...], reservations: tuple, seat: int) -> tuple[int, ...]:
+    """``takeable`` as a tuple, from the Market and the Reservation pieces."""
+    out = market
+    for other, card in enumerate(reservations):
+        if card is not None and other != seat and card in out:
+            i = out.index(card)
+            out = out[:i] + out[i + 1:]
     return out
+
+
+def turn_goods(s: GameState, seat: int) -> tuple[int, ...]:
+    """``takeable`` for the active player ``seat`` of a state in phase "turn", as a tuple,
+    worked out once per state (``GameState._goods``, set as the turn begins, rules.py)."""
+    goods = s._goods
+    if goods is None:
+        goods = s._goods = goods_of(s.market, s.reservations, seat)
+    return goods
 
 
 def reservable(s: GameState, seat: int) -> list[int]:
@@ -49,7 +63,7 @@ def goods_cost(goods) -> int:
 def _has_turn_action(s: GameState, seat: int) -> bool:
     """Whether take, reserve or buy is possible; a buy needs goods, which can be taken, so
     takeable or reservable cards decide it (R-turn-2, R-turn-3)."""
-    return bool(takeable(s, seat)) or bool(reservable(s, seat))
+    return bool(turn_goods(s, seat)) or bool(reservable(s, seat))
 
 
 def legal_actions(state: GameState, seat: int) -> list[Action]:
@@ -63,17 +77,43 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
         return []
     phase = state.phase
     if phase == "turn":
-        goods = takeable(state, seat)
+        goods = state._goods
+        if goods is None:
+            goods = turn_goods(state, seat)
         acts: list[Action] = list(map(TAKE.__getitem__, goods))
-        acts += map(RESERVE.__getitem__, reservable(state, seat))
+        if state.reservations[seat] is None:
+            acts += map(RESERVE.__getitem__, reservable(state, seat))
         if goods:
-            acts += map(buy_of, minimal_payments(state.hands[seat], goods_cost(goods)))
+            hand = state.hands[seat]
+            cost = sum(map(VALUE.__getitem__, goods))
+            if sum(map(VALUE.__getitem__, hand)) >= cost:
+                buys = list(map(buy_of, minimal_payments(hand, cost)))
+                if buys:
+                    _remember(state, buys)
+                    acts += buys
         return acts or [PASS]
     if phase == "token_draft":
         return list(CHOOSE_TOKEN)
     if phase == "insurance":
-        return [insure_of(d, g) for d, g in insurance_options(state, seat)]
+        acts = [insure_of(d, g) for d, g in insurance_options(state, seat)]
+        _remember(state, acts)
+        return acts
     return []
+
+
+def _remember(state: GameState, acts: list[Action]) -> None:
+    """Remember the listed buy or insure objects with the state (it never changes), so that
+    ``apply_action`` accepts one of these very objects without checking it again
+    (``was_listed``). Kept alive with the state, their ids cannot be reused meanwhile."""
+    state._listed = (set(map(id, acts)), tuple(acts))
+
+
+def was_listed(state: GameState, seat: int, action: Action) -> bool:
+    """Whether ``action`` is one of the very buy or insure objects that
+    ``legal_actions(state, seat)`` returned (so it is listed: ``is_listed`` need not be
+    asked)."""
+    listed = state._listed
+    return listed is not None and seat == state.to_act and id(action) in listed[0]
 
 
 _PHASE_KINDS = {"token_draft": ("choose_token",), "insurance": ("insure",),
@@ -87,7 +127,7 @@ def is_listed(state: GameState, seat: int, action: Action) -> bool:
         return False
     kind = action.type
     if kind == "take":
-        return action.card in takeable(state, seat)
+        return action.card in turn_goods(state, seat)
     if kind == "reserve":
         return action.card in reservable(state, seat)
     if kind == "buy":
@@ -102,7 +142,7 @@ def is_listed(state: GameState, seat: int, action: Action) -> bool:
 def _buy_listed(s: GameState, seat: int, payment: tuple[int, ...]) -> bool:
     """Canonical form of a payment: its shape over distinct cards of the hand (then a
     kind-preserving exchange of hand cards maps it onto a listed payment)."""
-    goods = takeable(s, seat)
+    goods = turn_goods(s, seat)
     if not goods:
         return False
     hand = s.hands[seat]

@@ -12,11 +12,11 @@ Reading order for a purchase: ``play`` → ``_checked`` → ``_buy`` (goods, shi
 from __future__ import annotations
 
 from . import payment as pay_rules
-from .actions import Action, action_from_json
+from .actions import _KINDS, Action, action_from_json
 from .cards import COLOR, COLORS, EDO
 from .deck import refresh
 from .errors import IllegalAction
-from .legal import goods_cost, is_listed, takeable
+from .legal import goods_cost, goods_of, is_listed, turn_goods
 from .refusal import explain_refusal
 from .state import GameState
 
@@ -47,13 +47,20 @@ def _guarded(state, seat, action, ev):
     then apply. Anything else that goes wrong is a bug and propagates as it is."""
     if not isinstance(state, GameState):
         raise IllegalAction("malformed", "not a game state")
-    action = action_from_json(action)
+    if type(action) not in _KINDS:
+        action = action_from_json(action)
     if type(seat) is not int or not 0 <= seat < state.num_players:
         raise IllegalAction("malformed", "no such seat")
-    if not is_listed(state, seat, action):
+    listed = state._listed              # legal.py ``was_listed``, inline
+    if (listed is None or id(action) not in listed[0] or seat != state.to_act) \
+            and not is_listed(state, seat, action):
         raise explain_refusal(state, seat, action)
     s = state.copy()
-    _EFFECTS[action.type](s, seat, action, ev)
+    kind = action.type
+    if kind == "buy":
+        _buy(s, seat, action, ev, turn_goods(state, seat))
+    else:
+        _EFFECTS[kind](s, seat, action, ev)
     return s
 
 
@@ -79,13 +86,15 @@ def _take(s: GameState, seat: int, action, ev) -> None:
     card = action.card
     if s.reservations[seat] == card:
         _free_piece(s, seat)
-    i = s.market.index(card)
-    s.market = s.market[:i] + s.market[i + 1:]
-    s.hands = _with(s.hands, seat, s.hands[seat] + (card,))
+    market = s.market
+    i = market.index(card)
+    s.market = market[:i] + market[i + 1:]
+    hands = s.hands
+    s.hands = hands[:seat] + (hands[seat] + (card,),) + hands[seat + 1:]
     s.passes = 0
     if ev is not None:
         ev.append({"type": "take", "seat": seat, "card": card, "visible_to": None})
-    _next_turn(s, ev)
+    _begin_turn(s, (s.turn + 1) % s.num_players, ev)                  # _next_turn
 
 
 def _reserve(s: GameState, seat: int, action, ev) -> None:
@@ -97,37 +106,41 @@ def _reserve(s: GameState, seat: int, action, ev) -> None:
     s.passes = 0
     if ev is not None:
         ev.append({"type": "reserve", "seat": seat, "card": card, "where": where, "visible_to": None})
-    _next_turn(s, ev)
+    _begin_turn(s, (s.turn + 1) % s.num_players, ev)                  # _next_turn
 
 
-def _buy(s: GameState, seat: int, action, ev) -> None:
+def _buy(s: GameState, seat: int, action, ev, goods: tuple[int, ...]) -> None:
     """R-buy: buy every Market good not reserved by another player with a minimal payment
     (R-buy-1..3, checked by ``is_listed``); move the ships; pay out if a ship reached Edo;
-    then refresh."""
-    payment = action.payment
-    goods = takeable(s, seat)                                    # R-buy-1
-    cost = goods_cost(goods)                                     # R-buy-2
-    paid = set(payment)
-    s.hands = _with(s.hands, seat, tuple(c for c in s.hands[seat] if c not in paid))
+    then refresh. ``goods``: ``takeable`` before the purchase (R-buy-1)."""
+    payment = action.payment                                     # R-buy-1: goods
+    hands = s.hands
+    s.hands = hands[:seat] + (tuple([c for c in hands[seat] if c not in payment]),) \
+        + hands[seat + 1:]
     s.discard = s.discard + tuple(payment)                       # R-buy-4
-    s.goods = _with(s.goods, seat, s.goods[seat] + tuple((c, False) for c in goods))
-    bought = set(goods)
-    s.market = tuple(c for c in s.market if c not in bought)
-    if s.reservations[seat] in bought:
+    owned = s.goods
+    s.goods = owned[:seat] + (owned[seat] + tuple([(c, False) for c in goods]),) \
+        + owned[seat + 1:]
+    s.market = tuple([c for c in s.market if c not in goods])
+    if s.reservations[seat] in goods:
         _free_piece(s, seat)
     s.passes = 0
     if ev is not None:
-        ev.append({"type": "buy", "seat": seat, "goods": goods, "payment": list(payment),
-                   "cost": cost, "visible_to": None})
+        ev.append({"type": "buy", "seat": seat, "goods": list(goods), "payment": list(payment),
+                   "cost": goods_cost(goods), "visible_to": None})        # R-buy-2
     counts = [0, 0, 0, 0]                                        # R-buy-5
     for c in goods:
         counts[COLOR[c]] += 1
     ships = list(s.ships)
     for col in range(4):
-        if counts[col]:
-            to = min(EDO, ships[col] + (1 if counts[col] == 1 else 2))
-            if to != ships[col] and ev is not None:
-                ev.append({"type": "ship_moved", "color": COLORS[col], "from": ships[col],
+        n = counts[col]
+        if n:
+            was = ships[col]
+            to = was + (1 if n == 1 else 2)
+            if to > EDO:
+                to = EDO
+            if to != was and ev is not None:
+                ev.append({"type": "ship_moved", "color": COLORS[col], "from": was,
                            "to": to, "visible_to": None})
             ships[col] = to
     s.ships = tuple(ships)
@@ -193,7 +206,10 @@ def _begin_turn(s: GameState, seat: int, ev) -> None:
     s.to_act = seat
     if ev is not None:
         ev.append({"type": "turn_started", "seat": seat, "visible_to": None})
-    if not takeable(s, seat):
+    goods = goods_of(s.market, s.reservations, seat)
+    if goods:
+        s._goods = goods              # the last change to this state: remembered for it
+    else:
         refresh(s, ev)
 
 
@@ -206,5 +222,5 @@ def _with(tup: tuple, i: int, value) -> tuple:
     return tup[:i] + (value,) + tup[i + 1:]
 
 
-_EFFECTS = {"take": _take, "reserve": _reserve, "buy": _buy, "pass": _pass,
+_EFFECTS = {"take": _take, "reserve": _reserve, "pass": _pass,
             "choose_token": _choose_token, "insure": _insure}
