@@ -87,31 +87,25 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
             hand = state.hands[seat]
             cost = sum(map(VALUE.__getitem__, goods))
             if sum(map(VALUE.__getitem__, hand)) >= cost:
-                buys = list(map(buy_of, minimal_payments(hand, cost)))
-                if buys:
-                    _remember(state, buys)
-                    acts += buys
-        return acts or [PASS]
-    if phase == "token_draft":
-        return list(CHOOSE_TOKEN)
-    if phase == "insurance":
+                acts += map(buy_of, minimal_payments(hand, cost))
+        if not acts:
+            acts.append(PASS)
+    elif phase == "token_draft":
+        acts = list(CHOOSE_TOKEN)
+    elif phase == "insurance":
         acts = [insure_of(d, g) for d, g in insurance_options(state, seat)]
-        _remember(state, acts)
-        return acts
-    return []
-
-
-def _remember(state: GameState, acts: list[Action]) -> None:
-    """Remember the listed buy or insure objects with the state (it never changes), so that
-    ``apply_action`` accepts one of these very objects without checking it again
-    (``was_listed``). Kept alive with the state, their ids cannot be reused meanwhile."""
+    else:
+        return []
+    # Remembered with the state (it never changes), so that ``apply_action`` accepts one of
+    # these very objects without checking it again (``was_listed``). Kept alive with the
+    # state, their ids cannot be reused by other objects meanwhile.
     state._listed = (set(map(id, acts)), tuple(acts))
+    return acts
 
 
 def was_listed(state: GameState, seat: int, action: Action) -> bool:
-    """Whether ``action`` is one of the very buy or insure objects that
-    ``legal_actions(state, seat)`` returned (so it is listed: ``is_listed`` need not be
-    asked)."""
+    """Whether ``action`` is one of the very objects that ``legal_actions(state, seat)``
+    returned (so it is listed: ``is_listed`` need not be asked)."""
     listed = state._listed
     return listed is not None and seat == state.to_act and id(action) in listed[0]
 

@@ -49,7 +49,7 @@ class GameState:
     # Not part of the state (never compared, not in the JSON): what the engine already worked
     # out for this very state, so it is not worked out twice (legal.py). ``_goods``: the
     # Market cards the active player may take (a tuple), set as the turn begins; ``_listed``:
-    # the buy or insure actions ``legal_actions`` listed, as (their ids, the actions). Every new
+    # the actions ``legal_actions`` listed, as (their ids, the actions). Every new
     # state starts with None for both, and a state is never changed once the action that
     # made it returns, so neither goes stale.
     __slots__ = _SLOTS + ("_goods", "_listed")
