@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from . import gc_tuning
 from .config import Settings
 from .logs import configure as configure_logging
 from .logs import uvicorn_level
@@ -32,6 +33,7 @@ def main(argv: list[str] | None = None) -> int:
     from .main import create_app
     from .shutdown import serve
     app = create_app(settings)
+    gc_tuning.tune()  # after every import and the app: a large heap, rare full collections
     # Logging stays ours (JSON lines, app/logs.py): no uvicorn log config, no uvicorn access
     # log (app.logs.AccessLog writes it). Behind a reverse proxy, X-Forwarded-For/-Proto/-Prefix
     # are honoured from the addresses in FORWARDED_ALLOW_IPS only: by the app itself
