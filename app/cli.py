@@ -1,14 +1,18 @@
 """The `osaka` command: `osaka serve [--host H] [--port P]` and `osaka migrate`."""
 from __future__ import annotations
 
-import argparse
-import sys
+import gc
 
-from . import gc_tuning
-from .config import Settings
-from .logs import configure as configure_logging
-from .logs import uvicorn_level
-from .migrate import upgrade, upgrade_if_needed
+gc.disable()  # no collections while the modules load (~0.1 s of a start): gc_tuning.tune enables it
+
+import argparse  # noqa: E402
+import sys  # noqa: E402
+
+from . import gc_tuning  # noqa: E402
+from .config import Settings  # noqa: E402
+from .logs import configure as configure_logging  # noqa: E402
+from .logs import uvicorn_level  # noqa: E402
+from .migrate import upgrade, upgrade_if_needed  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -24,6 +28,7 @@ def main(argv: list[str] | None = None) -> int:
     settings = Settings()
     configure_logging(settings.log_level)
     if args.command == "migrate":
+        gc.enable()
         upgrade(settings.database_url)
         return 0
     overrides = {k: v for k, v in (("host", args.host), ("port", args.port)) if v is not None}

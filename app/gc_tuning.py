@@ -8,7 +8,9 @@ generations every ~10 s at 1,000 rooms, each full collection visiting every obje
 with the event loop stopped, ~25 % of the server's CPU and every move in that window late
 (`bench/load.py --rooms 1000`: p99 1.1 s; docs/performance.md, "Garbage collection").
 
-What the server does instead, once everything is imported and the app is built (`tune`):
+What the server does instead: no collection at all while its modules load (`app/cli.py`
+disables the collector before its first import: ~0.1 s of a start, issue 11's restart time),
+then, once everything is imported and the app is built (`tune`):
 - `gc.freeze()` moves the objects alive at that moment (modules, classes, functions, the app:
   ~110,000 objects that live as long as the process) to the permanent generation, which no
   collection visits (https://docs.python.org/3/library/gc.html#gc.freeze);
@@ -28,13 +30,12 @@ import gc
 THRESHOLDS = (20_000, 20, 10)
 
 
-def tune() -> tuple[int, int, int]:
-    """Collect once, freeze what is alive, raise the thresholds (see the module docstring).
-    Call once per serving process, after imports and `create_app`; never in a process that
-    builds many apps (tests), whose earlier apps' cycles would then never be collected.
-    → the previous thresholds."""
-    before = gc.get_threshold()
-    gc.collect()
+def tune() -> None:
+    """Freeze what is alive, raise the thresholds and enable the collector (see the module
+    docstring). Call once per serving process, after imports and `create_app`; never in a
+    process that builds many apps (tests), whose earlier apps' cycles would never be collected.
+    What is frozen is not collected first: a collection here would delay the first answer, and
+    the garbage of the imports is a few thousand objects."""
     gc.freeze()
     gc.set_threshold(*THRESHOLDS)
-    return before
+    gc.enable()
