@@ -21,7 +21,6 @@ export class ChatPanel {
     this.muted = loadMuted();
     this.el = document.createElement("section");
     this.el.className = "panel chatbox";
-    this.el.setAttribute("aria-labelledby", "chat-h");
     this.jump = document.getElementById("chat-jump");
     if (this.jump) this.jump.onclick = () => { this.el.scrollIntoView({ block: "end" }); const i = document.getElementById("chat-input"); if (i) i.focus(); };
     if (window.IntersectionObserver) new IntersectionObserver((es) => { this.seen = es[es.length - 1].isIntersecting; if (this.seen) this.setUnread(0); }).observe(this.el);
@@ -108,6 +107,7 @@ export class ChatPanel {
       isHost ? v("label", { class: "small-p" }, v("input", { type: "checkbox", id: "chat-spectators", checked: room.chat_spectators !== false,
         onChange: (e) => this.onSpectators(e.currentTarget.checked) }), " ", t("chat.allow_spectators")) : null,
     ], this.el);
+    this.el.setAttribute("aria-labelledby", "chat-h");
     const list = document.getElementById("chat-list");
     if (list) list.scrollTop = list.scrollHeight;
   }

@@ -58,7 +58,7 @@ export function buildTable(root, ctx) {
       parts.me,
       parts.bar, parts.keys),
     h("div", { class: "table-side" },
-      h("section", { class: "panel players-panel", "aria-labelledby": "players-h" }, parts.playersTitle, parts.players),
+      h("section", { class: "panel players-panel", tabindex: "0", "aria-labelledby": "players-h" }, parts.playersTitle, parts.players),
       // The log is a live region (role="log"): other players' moves are read out as they come.
       h("section", { class: "panel logbox", "aria-labelledby": "log-h" }, parts.logTitle,
         h("div", { class: "log-live", id: "log-live", role: "log", "aria-live": "polite", "aria-labelledby": "log-h" }, parts.log),

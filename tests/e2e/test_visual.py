@@ -120,8 +120,9 @@ def test_opponents_merchandise_readable_and_insured_mark_clear(midgame, new_page
 def test_the_insured_mark_says_so_on_hover_and_to_screen_readers(midgame, new_page, shots):
     """The ✓ of an insured good has a tooltip and an accessible name, in English and German."""
     for locale, word in (("en-US", "insured"), ("de-DE", "versichert")):
-        # Tall enough that the players' panel needs no scrolling (axe: scrollable-region-focusable).
-        page = _seat(new_page, midgame, locale=locale, viewport={"width": 1366, "height": 1600})
+        # At 1366x768 the players' panel scrolls: it takes the focus, so a keyboard can scroll it
+        # (axe: scrollable-region-focusable).
+        page = _seat(new_page, midgame, locale=locale, viewport={"width": 1366, "height": 768})
         mark = page.locator(".player:not(.mine) .card.insured .ins-mark").first
         assert mark.get_attribute("title") == word
         assert mark.get_attribute("role") == "img" and mark.get_attribute("aria-label") == word
