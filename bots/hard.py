@@ -1,10 +1,13 @@
-"""The hard computer player: determinized Monte Carlo search with UCB1 at the root.
+"""The hard computer player: determinized Monte Carlo search over the root moves, in rounds
+of common random numbers.
 
-Each simulation draws a fresh determinization of the hidden information (``bots.determinize``:
-the draw-pile order, unknown VP-pile cards, and opponents' hands when no history is given),
-applies one candidate action with the engine, plays a short playout with a cheap heuristic
-policy for every seat (``playout_action``), and scores the leaf with the heuristic evaluation
-mapped to a 0..1 win chance (a finished game scores 1, 1/k for a k-way shared win, or 0).
+Each round draws a fresh determinization of the hidden information (``bots.determinize``:
+the draw-pile order, unknown VP-pile cards, and opponents' hands when no history is given)
+and one playout seed; every candidate action is applied to that same determinization with the
+engine and followed by a short playout with a cheap heuristic policy for every seat
+(``playout_action``) seeded alike, and the leaf is scored with the heuristic evaluation mapped
+to a 0..1 win chance (a finished game scores 1, 1/k for a k-way shared win, or 0). So the
+candidates are compared on paired samples (one simulation = one candidate's playout).
 Root candidates are the normal player's pruned moves; each starts with the normal player's
 one-ply score as a prior worth ``PRIOR_VISITS`` simulations, so with very little time the hard
 player falls back to the normal player's choice. The search stops at ``time_budget_s`` (wall
@@ -27,7 +30,6 @@ from .policies import (choose_token, insurance_choice, payment_cost, prune_buys,
                        score_actions)
 
 PRIOR_VISITS = 3.0
-UCB_C = 0.35
 MAX_CANDIDATES = 6
 PLAYOUT_EPSILON = 0.1
 
@@ -72,35 +74,35 @@ def playout_action(state: GameState, seat: int, rng: random.Random,
     best_a = acts[0]
     best_v = -math.inf
     seen_buy = False
+    gains: dict = {}       # the next player's purchase gain after a take or reserve, by goods
     for a in sorted(acts, key=_buy_first_cheapest):
-        j = a.to_json()
-        t = j["type"]
+        t = a.type
         vals = None
         if t == "take" or t == "reserve":
             # only this seat's value changes (tokens, hence the horizon, stay the same)
-            b = board.take(seat, j["card"]) if t == "take" else board.reserve(seat, j["card"])
+            b = board.take(seat, a.card) if t == "take" else board.reserve(seat, a.card)
             vals = list(base_vals)
             vals[seat] = player_value(b, seat, w, h)
         elif t == "buy":
             if seen_buy:  # only the cheapest payment is scored
                 continue
             seen_buy = True
-            b = board.buy(seat, j["payment"])
+            b = board.buy(seat, list(a.payment))
         else:
             b = board
         if not b.over:
             b.to_act = nxt
             b.phase = "turn"
-        v = relative_score(b, seat, w, vals) + rng.random() * 1e-6
+        v = relative_score(b, seat, w, vals, gains if vals is not None else None) \
+            + rng.random() * 1e-6
         if v > best_v:
             best_a, best_v = a, v
     return best_a
 
 
 def _buy_first_cheapest(a: Action):
-    j = a.to_json()
-    if j["type"] == "buy":
-        return (0, payment_cost(j["payment"]))
+    if a.type == "buy":
+        return (0, payment_cost(a.payment))
     return (1, (0, 0))
 
 
@@ -147,24 +149,38 @@ def search(view: dict, know: Knowledge, rng: random.Random, time_budget_s: float
     if playout_plies is None:
         playout_plies = 2 * know.n
     k = len(cands)
+    # Common random numbers: each round draws one determinization and one playout seed and
+    # plays every candidate on them, so candidates are compared on the same hidden cards and
+    # the same playout luck (paired samples: far less noise than one independent sample per
+    # candidate). A last round cut short by the budget is dropped when a whole round exists,
+    # so every candidate is judged on the same determinizations.
+    order = sorted(range(k), key=lambda j: -priors[j])
+    rounds: list[list[float | None]] = []
+    sims = 0
+    done = False
+    while not done and (max_simulations is None or sims < max_simulations) \
+            and time.perf_counter() < deadline:
+        det = GameState.from_json(determinize(view, know, rng))
+        seed = rng.getrandbits(64)
+        values: list[float | None] = [None] * k
+        rounds.append(values)
+        for i in order:
+            if (max_simulations is not None and sims >= max_simulations) \
+                    or time.perf_counter() >= deadline:
+                done = True
+                break
+            s = apply_action(det, seat, cands[i])
+            values[i] = _playout(s, seat, playout_plies, random.Random(seed), w)
+            sims += 1
+    if len(rounds) > 1 and None in rounds[-1]:
+        rounds.pop()
     visits = [PRIOR_VISITS] * k
     totals = [PRIOR_VISITS * p for p in priors]
-    sims = 0
-    while True:
-        if max_simulations is not None and sims >= max_simulations:
-            break
-        if time.perf_counter() >= deadline:
-            break
-        n_total = sum(visits)
-        log_n = math.log(n_total)
-        i = max(range(k), key=lambda j: totals[j] / visits[j]
-                + UCB_C * math.sqrt(log_n / visits[j]))
-        det = GameState.from_json(determinize(view, know, rng))
-        s = apply_action(det, seat, cands[i])
-        v = _playout(s, seat, playout_plies, rng, w)
-        visits[i] += 1
-        totals[i] += v
-        sims += 1
+    for values in rounds:
+        for i, v in enumerate(values):
+            if v is not None:
+                visits[i] += 1
+                totals[i] += v
     best = max(range(k), key=lambda j: (totals[j] / visits[j], visits[j]))
     stats = {str(cands[j].to_json()): (visits[j] - PRIOR_VISITS, totals[j] / visits[j])
              for j in range(k)}

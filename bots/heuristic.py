@@ -21,9 +21,9 @@ used for scoring only; the engine remains the authority for what happens.
 from __future__ import annotations
 
 import math
-import copy as _copy
 from dataclasses import dataclass
 
+from engine import CARD_COLORS as COLOR
 from engine import cheapest_payment
 
 from .cards import COLOR_INDEX, COLORS, EDO, VALUE, WAVES, color_index, icons_of, sale_vp, value_of
@@ -133,7 +133,7 @@ class Board:
 
     def take(self, seat: int, card: int) -> "Board":
         """The board after ``seat`` takes ``card`` as a coin (R-take)."""
-        b = _copy.copy(self)  # copy-on-write: only the Market and this hand change
+        b = _shallow(self)  # copy-on-write: only the Market and this hand change
         b.market = [(c, r) for c, r in self.market if c != card]
         b.hands = list(self.hands)
         b.hands[seat] = self.hands[seat] + [card]
@@ -141,7 +141,7 @@ class Board:
 
     def reserve(self, seat: int, card: int) -> "Board":
         """The board after ``seat`` puts its Reservation piece on ``card`` (R-reserve)."""
-        b = _copy.copy(self)  # copy-on-write: only the reservations change
+        b = _shallow(self)  # copy-on-write: only the reservations change
         b.market = [(c, seat if c == card else r) for c, r in self.market]
         b.farm = [(c, seat if c == card else r) for c, r in self.farm]
         return b
@@ -154,9 +154,11 @@ class Board:
         pay = set(payment)
         b.hands[seat] = [c for c in b.hands[seat] if c not in pay]
         count = [0, 0, 0, 0]
+        goods = b.goods[seat]
         for c in bought:
-            b.goods[seat][color_index(c)].append((value_of(c), False))
-            count[color_index(c)] += 1
+            ci = COLOR[c]
+            goods[ci].append((VALUE[c], False))
+            count[ci] += 1
         for ci in range(4):
             if count[ci]:
                 b.ships[ci] = min(EDO, b.ships[ci] + (1 if count[ci] == 1 else 2))
@@ -212,6 +214,16 @@ class Board:
         self.sinking = set()
 
 
+def _shallow(board: Board) -> Board:
+    """``copy.copy(board)``, without its generic machinery (hot in playouts)."""
+    b = _new(Board)
+    b.__dict__.update(board.__dict__)
+    return b
+
+
+_new = object.__new__
+
+
 def horizon(board: Board) -> int:
     """Tokens the leader still needs to end the game (R-pay-4), at least 1."""
     return max(1, 8 - max(sum(t) for t in board.tokens))
@@ -221,7 +233,8 @@ def player_value(board: Board, p: int, w: Weights = DEFAULT_WEIGHTS,
                  h: int | None = None) -> float:
     """Heuristic worth of seat ``p`` on ``board``, in VP-equivalents (see module doc).
 
-    ``h`` is ``horizon(board)`` when the caller already has it.
+    ``h`` is ``horizon(board)`` when the caller already has it. (Hot in playouts: ``sale_vp``
+    and ``end_factor`` are written out here, with the same arithmetic.)
     """
     v = float(board.vp[p])
     toks = board.tokens[p]
@@ -230,27 +243,49 @@ def player_value(board: Board, p: int, w: Weights = DEFAULT_WEIGHTS,
         return v
     if h is None:
         h = horizon(board)
+    goods = board.goods[p]
+    ships = board.ships
+    sinking = board.sinking
+    sale_token = w.sale_token
     for ci in range(4):
-        gs = board.goods[p][ci]
+        gs = goods[ci]
         if not gs:
             continue
-        loc = board.ships[ci]
-        if ci in board.sinking:
+        if ci in sinking:
             ins = [val for val, i in gs if i]
             if ins:
-                sale = sale_vp(max(ins), len(ins), toks[ci]) + w.sale_token
+                sale = -(-((max(ins) + toks[ci]) * len(ins)) // 5) + sale_token
                 v += w.reach_insured[2] * end_factor(3, h) * sale
             continue
+        loc = ships[ci]
         n = len(gs)
-        sale = sale_vp(max(val for val, _ in gs), n, toks[ci]) + w.sale_token
-        n_ins = sum(1 for _, i in gs if i)
+        top = n_ins = 0
+        for val, i in gs:
+            if val > top:
+                top = val
+            if i:
+                n_ins += 1
+        sale = -(-((top + toks[ci]) * n) // 5) + sale_token               # sale_vp
         reach = (n_ins * w.reach_insured[loc] + (n - n_ins) * w.reach[loc]) / n
-        v += reach * end_factor(EDO - loc, h) * sale
-    hv = sum([VALUE[c] for c in board.hands[p]])
+        if h >= 4:                                                        # end_factor
+            ef = 1.0
+        else:
+            ef = max(0.1, min(1.0, 0.35 + 0.25 * h - 0.08 * (EDO - loc)))
+        v += reach * ef * sale
+    hv = sum(map(VALUE.__getitem__, board.hands[p]))
     v += w.coin * min(hv, w.coin_cap) + 0.5 * w.coin * max(0, hv - w.coin_cap)
-    reserved = [c for c, r in board.market + board.farm if r == p]
+    claim = 0
+    reserved = False
+    for c, r in board.market:
+        if r == p:
+            reserved = True
+            claim += VALUE[c]
+    for c, r in board.farm:
+        if r == p:
+            reserved = True
+            claim += VALUE[c]
     if reserved:
-        v += w.reserved_claim * sum([VALUE[c] for c in reserved])
+        v += w.reserved_claim * claim
     else:
         v += w.reservation_free
     return v
@@ -266,24 +301,28 @@ def best_purchase_gain(board: Board, q: int, w: Weights = DEFAULT_WEIGHTS,
     goods = board.goods_for(q)
     if not goods:
         return 0.0
-    cost = sum(value_of(c) for c in goods)
-    hand = sorted(board.hands[q], key=value_of)
-    if sum(value_of(c) for c in hand) < cost:
+    value = VALUE.__getitem__
+    cost = sum(map(value, goods))
+    hand = sorted(board.hands[q], key=value)
+    if sum(map(value, hand)) < cost:
         return 0.0
     payment = cheapest_payment(hand, cost)
     if before is None:
         before = player_value(board, q, w)
     after = player_value(board.buy(q, payment), q, w)
-    take_gain = w.coin * max(value_of(c) for c in goods)
+    take_gain = w.coin * max(map(value, goods))
     return max(0.0, after - before - take_gain)
 
 
 def relative_score(board: Board, me: int, w: Weights = DEFAULT_WEIGHTS,
-                   vals: list[float] | None = None) -> float:
+                   vals: list[float] | None = None, gains: dict | None = None) -> float:
     """My value minus the opponents' (max-weighted), minus the next player's opportunity.
 
     For a finished game: +100 for a sole win, +100/k for a k-way shared win, -100 for a
     loss, plus the VP gap. ``vals`` are the players' ``player_value``s if already known.
+    ``gains``: a cache of the next player's ``best_purchase_gain`` keyed by the goods it
+    would buy, for boards that differ only in the Market's cards and Reservation pieces and
+    in ``me``'s hand (the take and reserve moves of one position, ``hard.playout_action``).
     """
     if board.over:
         winners = board.winners
@@ -302,7 +341,14 @@ def relative_score(board: Board, me: int, w: Weights = DEFAULT_WEIGHTS,
     nxt = board.to_act
     if board.phase == "turn" and nxt is not None and nxt != me:
         share = 1.0 if board.n == 2 else 0.6
-        score -= w.opportunity * share * best_purchase_gain(board, nxt, w, vals[nxt])
+        if gains is None:
+            gain = best_purchase_gain(board, nxt, w, vals[nxt])
+        else:
+            key = tuple(board.goods_for(nxt))
+            gain = gains.get(key)
+            if gain is None:
+                gain = gains[key] = best_purchase_gain(board, nxt, w, vals[nxt])
+        score -= w.opportunity * share * gain
     return score
 
 
