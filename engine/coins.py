@@ -9,6 +9,7 @@ listing of actions and the acceptance of a submitted payment use that list.
 from __future__ import annotations
 
 from functools import lru_cache
+from operator import itemgetter
 
 from .cards import COLOR, KIND, VALUE
 
@@ -72,18 +73,21 @@ def minimal_payments(hand: tuple[int, ...], cost: int) -> list[tuple[int, ...]]:
     (``_payment_positions``), and each call only picks its cards at those positions."""
     if sum(map(VALUE.__getitem__, hand)) < cost:
         return []
-    cards = sorted(hand, key=KIND.__getitem__)        # stable: hand order within a kind
+    cards = tuple(sorted(hand, key=KIND.__getitem__))  # stable: hand order within a kind
     key = (tuple(map(KIND.__getitem__, cards)), cost)
-    positions = _POSITIONS.get(key)
-    if positions is None:
-        positions = _payment_positions(key[0], cost)
+    pickers = _POSITIONS.get(key)
+    if pickers is None:
+        pickers = tuple(itemgetter(*p) if len(p) > 1 else itemgetter(slice(p[0], p[0] + 1))
+                        for p in _payment_positions(key[0], cost))
         if len(_POSITIONS) >= _POSITIONS_MAX:
             _POSITIONS.clear()
-        _POSITIONS[key] = positions
-    return [tuple([cards[i] for i in p]) for p in positions]
+        _POSITIONS[key] = pickers
+    return [pick(cards) for pick in pickers]
 
 
-_POSITIONS: dict[tuple[tuple[int, ...], int], tuple[tuple[int, ...], ...]] = {}
+#: (kinds of the hand sorted by kind, cost) -> one picker per payment: it takes the payment's
+#: cards (a tuple) from the hand sorted by kind (a tuple).
+_POSITIONS: dict[tuple[tuple[int, ...], int], tuple[itemgetter, ...]] = {}
 _POSITIONS_MAX = 100_000
 
 
