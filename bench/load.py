@@ -368,8 +368,13 @@ def percentile(sorted_values: list[float], q: float) -> float:
     return sorted_values[k]
 
 
-def run_step(url: str, pid: int | None, rooms: int, args, baseline_rss: int | None) -> dict:
-    """Run one step against a server and return its figures (see the module doc)."""
+def run_step(url: str, pid: int | None, rooms: int, args, baseline_rss: int | None,
+             watch: dict[str, int] | None = None) -> dict:
+    """Run one step against a server and return its figures (see the module doc).
+
+    `watch` names further processes ({name: pid}, e.g. the replicas and the proxy of
+    bench/proxy_load.py) sampled like the server over the same window: the row's `procs` is
+    {name: {"cpu_pct": percent of one core, "rss_mb": peak RSS}}."""
     import psutil
     ctx = mp.get_context("spawn")
     workers = max(1, min(args.workers, rooms))
@@ -399,6 +404,9 @@ def run_step(url: str, pid: int | None, rooms: int, args, baseline_rss: int | No
     ccpu0 = sum(sum(c.cpu_times()[:2]) for c in clients)
     rss_idle = server.memory_info().rss if server else 0
     peak = rss_idle
+    watched = {name: psutil.Process(p) for name, p in (watch or {}).items()}
+    wcpu0 = {name: sum(w.cpu_times()[:2]) for name, w in watched.items()}
+    wpeak = {name: w.memory_info().rss for name, w in watched.items()}
     t0 = time.monotonic()
     for pipe in pipes:
         pipe.send(("go", args.duration))
@@ -407,8 +415,12 @@ def run_step(url: str, pid: int | None, rooms: int, args, baseline_rss: int | No
     while time.monotonic() < end:
         if server:
             peak = max(peak, server.memory_info().rss)
+        for name, w in watched.items():
+            wpeak[name] = max(wpeak[name], w.memory_info().rss)
         time.sleep(0.25)
     wall = time.monotonic() - t0
+    watched_figures = {name: {"cpu_pct": round(100 * (sum(w.cpu_times()[:2]) - wcpu0[name]) / wall, 1),
+                              "rss_mb": round(wpeak[name] / 2 ** 20, 1)} for name, w in watched.items()}
     cpu = (sum(server.cpu_times()[:2]) - cpu0) if server else 0.0
     ccpu = sum(sum(c.cpu_times()[:2]) for c in clients) - ccpu0
     load_after = os.getloadavg()
@@ -449,7 +461,7 @@ def run_step(url: str, pid: int | None, rooms: int, args, baseline_rss: int | No
         "server_rss_mb": round(peak / 2 ** 20, 1) if server else None,
         "mem_per_room_kb": round((peak - base) / 1024 / max(1, ready), 1) if server else None,
         "client_cpu_pct": round(100 * ccpu / wall, 1), "client_workers": len(procs),
-        "setup_s": round(setup_s, 1),
+        "setup_s": round(setup_s, 1), "procs": watched_figures,
         "loadavg": [round(x, 2) for x in load_before] + [round(load_after[0], 2)],
     }
 

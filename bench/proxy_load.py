@@ -1,0 +1,226 @@
+"""Load benchmark through Caddy: N `osaka serve` replicas on one PostgreSQL database behind a proxy.
+
+    python bench/proxy_load.py --replicas 2 --rooms 250,1000,2000 --duration 30 --json out.json
+
+The client, the ramp and the figures are bench/load.py's (its `Worker` processes and `run_step`,
+imported, not copied). For every step:
+
+1. The PostgreSQL database `osaka_bench` is dropped and created again (load.py's
+   `fresh_database`; `--pg-admin-url` names the server) and `--replicas` processes of
+   `osaka serve` are started on it (load.py's `Server`, i.e. app/testing/launcher.py's
+   `ServerProcess`; 127.0.0.1, free ports, `BOT_DELAY_S=0`, `LOG_LEVEL=info`, the per-address
+   limits off; `--env KEY=VALUE` adds more).
+2. Caddy (`caddy run`, the Debian package; `--caddy` names the binary) is started in front of
+   them with a generated Caddyfile that mirrors deploy/Caddyfile's `reverse_proxy` settings
+   (`lb_policy round_robin`, `lb_try_duration 10s`, `lb_try_interval 250ms`,
+   `fail_duration 10s`), with static upstreams instead of Docker's DNS, plain HTTP on a free
+   port of 127.0.0.1 and no admin endpoint.
+3. load.py's step runs against the proxy's URL: every HTTP request and every WebSocket is a
+   new pick of the round robin, so the 4 players of one room are usually on different replicas
+   and see each other's moves through PostgreSQL (LISTEN/NOTIFY, app/live/pg_fanout.py).
+4. CPU share over the measured window (percent of one core) and peak RSS of every replica and
+   of Caddy (psutil); from each replica's log (one `ws` line per WebSocket, one `action` line
+   per action outcome, app/logs.py) the accepted WebSockets and applied actions per replica,
+   and how many rooms had their 4 sockets on more than one replica.
+
+Prints a table (load.py's columns, `cpu%`/`cpu ms` being the sum over the replicas, plus the
+proxy's CPU and the spread) and writes a JSON list, one object per step: load.py's keys plus
+`replicas` ([{"port", "cpu_pct", "rss_mb", "ws", "applied"}]), `caddy_cpu_pct`, `caddy_rss_mb`,
+`all_cpu_pct` (replicas + Caddy), `split_rooms`, `nofile`. The soft limit of open files is
+raised to the hard one first (inherited by the clients, the replicas and Caddy): 2,000 rooms are
+8,000 client sockets, 8,000 more from Caddy to the replicas. Only 127.0.0.1 is contacted.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import load  # noqa: E402 - bench/load.py, next to this file
+from app.testing.launcher import ServerProcess, free_port  # noqa: E402 - load put the root on the path
+
+#: deploy/Caddyfile's reverse_proxy settings, with static upstreams (`{upstreams}`) instead of
+#: Docker's DNS and a plain-HTTP site on 127.0.0.1.
+CADDYFILE = """\
+{{
+	admin off
+	auto_https off
+}}
+http://127.0.0.1:{port} {{
+	reverse_proxy {upstreams} {{
+		lb_policy round_robin
+		lb_try_duration 10s
+		lb_try_interval 250ms
+		fail_duration 10s
+	}}
+}}
+"""
+
+
+def raise_open_files() -> tuple[int, int]:
+    """Soft RLIMIT_NOFILE up to the hard limit (children inherit it) → (soft, hard)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard if hard != resource.RLIM_INFINITY else max(soft, 65536), hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)
+
+
+class Caddy(ServerProcess):
+    """`caddy run` with a generated Caddyfile in front of `upstreams` (["127.0.0.1:PORT", ...]);
+    started like a server (the launcher waits until `/healthz` answers through it)."""
+
+    def __init__(self, caddy: str, upstreams: list[str], workdir: Path):
+        port = free_port()
+        config = workdir / "Caddyfile"
+        config.write_text(CADDYFILE.format(port=port, upstreams=" ".join(upstreams)))
+        # Caddy's data and config directories in the step's temporary directory, not $HOME
+        env = {"XDG_DATA_HOME": str(workdir / "data"), "XDG_CONFIG_HOME": str(workdir / "config")}
+        super().__init__("", workdir / "caddy.log", env=env, port=port,
+                         command=[caddy, "run", "--config", str(config), "--adapter", "caddyfile"])
+
+
+def log_spread(log_paths: list[Path]) -> tuple[list[dict], int]:
+    """Per replica log → [{"ws": accepted WebSockets, "applied": applied actions}] and the number
+    of rooms whose accepted sockets were on more than one replica."""
+    per, rooms_on = [], {}
+    for i, path in enumerate(log_paths):
+        ws = applied = 0
+        for line in path.read_text(errors="replace").splitlines():
+            if not line.startswith("{"):
+                continue
+            try:
+                rec = json.loads(line)
+            except ValueError:
+                continue
+            if rec.get("msg") == "ws" and rec.get("accepted"):
+                ws += 1
+                rooms_on.setdefault(rec.get("path", ""), set()).add(i)
+            elif rec.get("msg") == "action" and rec.get("outcome") == "applied":
+                applied += 1
+        per.append({"ws": ws, "applied": applied})
+    return per, sum(1 for on in rooms_on.values() if len(on) > 1)
+
+
+def run_proxied_step(step: int, rooms: int, args, tmp: Path, caddy_bin: str, extra_env: dict) -> dict:
+    """Database, replicas, Caddy, one load.py step through it, everything stopped → the row."""
+    db_url = load.fresh_database("postgres", tmp, step, args.pg_admin_url)
+    work = tmp / f"step{step}"
+    work.mkdir()
+    servers: list[load.Server] = []
+    proxy = None
+    try:
+        for r in range(args.replicas):
+            servers.append(load.Server(db_url, work / f"replica{r}.log", extra_env).start())
+        proxy = Caddy(caddy_bin, [f"127.0.0.1:{s.port}" for s in servers], work).start()
+        time.sleep(0.5)
+        watch = {f"replica{r}": s.pid for r, s in enumerate(servers)}
+        watch["caddy"] = proxy.pid
+        row = load.run_step(proxy.base_url, None, rooms, args, None, watch=watch)
+    except Exception:
+        for s in servers:
+            print(f"{s.log_path.name} tail:\n{s.log_tail(1500)}", file=sys.stderr)
+        if proxy is not None:
+            print(f"caddy log tail:\n{proxy.log_tail(1500)}", file=sys.stderr)
+        raise
+    finally:
+        if proxy is not None:
+            proxy.stop()
+        for s in servers:
+            s.stop()
+    spread, split = log_spread([s.log_path for s in servers])
+    procs = row.pop("procs")
+    replicas = [{"port": s.port, **procs[f"replica{r}"], **spread[r]} for r, s in enumerate(servers)]
+    cpu = sum(r["cpu_pct"] for r in replicas)
+    row.update({
+        "db": "postgres", "via": "caddy", "replicas": replicas,
+        "server_cpu_pct": round(cpu, 1),
+        "server_cpu_ms_per_action": round(10 * cpu * row["duration_s"] / row["actions"], 2) if row["actions"] else None,
+        "server_rss_mb": round(sum(r["rss_mb"] for r in replicas), 1),
+        "caddy_cpu_pct": procs["caddy"]["cpu_pct"], "caddy_rss_mb": procs["caddy"]["rss_mb"],
+        "all_cpu_pct": round(cpu + procs["caddy"]["cpu_pct"], 1),
+        "split_rooms": split, "nofile": list(resource.getrlimit(resource.RLIMIT_NOFILE)),
+        "caddy_errors": sum(1 for line in proxy.log_tail(10 ** 9).splitlines() if '"level":"error"' in line),
+    })
+    row["mem_per_room_kb"] = None  # several processes: no single idle baseline
+    return row
+
+
+def print_row(r: dict, header: bool = False) -> None:
+    """One line of the table: load.py's figures, then CPU and sockets per replica and Caddy's."""
+    cols = [("rooms", 6), ("players", 8), ("actions", 8), ("actions_per_s", 7), ("p50_ms", 8), ("p95_ms", 8),
+            ("p99_ms", 8), ("max_ms", 8), ("errors", 7), ("refused", 8), ("server_cpu_pct", 7),
+            ("server_cpu_ms_per_action", 7), ("caddy_cpu_pct", 7), ("load1", 6)]
+    names = {"actions_per_s": "act/s", "server_cpu_pct": "app%", "server_cpu_ms_per_action": "app ms",
+             "caddy_cpu_pct": "caddy%", "load1": "load"}
+    if header:
+        print("".join(f"{names.get(c, c):>{w}}" for c, w in cols) + "  per replica: cpu% / ws / applied", flush=True)
+    vals = {**r, "load1": r["loadavg"][0]}
+    per = "  ".join(f"{x['cpu_pct']}/{x['ws']}/{x['applied']}" for x in r["replicas"])
+    print("".join(f"{vals[c] if vals[c] is not None else '-':>{w}}" for c, w in cols) +
+          f"  {per}  split rooms {r['split_rooms']}", flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--replicas", type=int, default=2, help="osaka serve processes behind Caddy")
+    parser.add_argument("--rooms", default="250,1000,2000", help="comma-separated room counts (the ramp)")
+    parser.add_argument("--duration", type=float, default=30.0, help="measured seconds per step")
+    parser.add_argument("--think", type=float, default=2.0, help="mean think time per decision, s")
+    parser.add_argument("--pg-admin-url", default="postgresql://postgres@127.0.0.1:5432/test",
+                        help="PostgreSQL server (the bench database is created next to it)")
+    parser.add_argument("--workers", type=int, default=2, help="client worker processes")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--caddy", default="caddy", help="the caddy binary (Debian: apt-get install caddy)")
+    parser.add_argument("--json", help="write the results here (a list, one object per step)")
+    parser.add_argument("--env", action="append", default=[], metavar="KEY=VALUE",
+                        help="extra environment for the replicas (repeatable)")
+    args = parser.parse_args(argv)
+    args.db, args.url = "postgres", None   # what load.run_step reads
+    if args.replicas < 1:
+        parser.error("--replicas must be at least 1")
+    caddy_bin = shutil.which(args.caddy)
+    if caddy_bin is None:
+        parser.error(f"no {args.caddy!r} on PATH (apt-get install -y caddy)")
+    steps = [int(x) for x in args.rooms.split(",") if x.strip()]
+    extra_env = dict(kv.split("=", 1) for kv in args.env)
+    nofile = raise_open_files()
+    print(f"proxy load benchmark: {args.replicas} replicas on PostgreSQL behind Caddy, rooms {steps}, "
+          f"{args.duration:g} s per step, think {args.think:g} s, {args.workers} client workers; "
+          f"{platform.node()} {os.cpu_count()} cores, Python {platform.python_version()}, "
+          f"open files {nofile[0]}, load {os.getloadavg()[0]:.2f}", flush=True)
+    out: list[dict] = []
+    tmp = Path(tempfile.mkdtemp(prefix="osaka-proxybench-"))
+    try:
+        for i, rooms in enumerate(steps):
+            row = run_proxied_step(i, rooms, args, tmp, caddy_bin, extra_env)
+            row["date"] = time.strftime("%Y-%m-%d %H:%M:%S")
+            out.append(row)
+            print_row(row, header=i == 0)
+            if row["errors"] or row["refused"] or row["caddy_errors"]:
+                print(f"      errors {row['error_kinds']}  refused {row['refused_kinds']}  "
+                      f"caddy error lines {row['caddy_errors']}", flush=True)
+    finally:
+        if args.json:
+            Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+            Path(args.json).write_text(json.dumps(out, indent=1) + "\n")
+        try:
+            load.asyncio.run(load._pg_admin(args.pg_admin_url, f'DROP DATABASE IF EXISTS "{load.PG_DB}" WITH (FORCE)'))
+        except Exception as exc:
+            print(f"could not drop {load.PG_DB}: {exc}", file=sys.stderr)
+        if os.environ.get("PROXY_BENCH_KEEP"):
+            print(f"logs kept in {tmp}", file=sys.stderr)
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
