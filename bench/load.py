@@ -369,12 +369,14 @@ def percentile(sorted_values: list[float], q: float) -> float:
 
 
 def run_step(url: str, pid: int | None, rooms: int, args, baseline_rss: int | None,
-             watch: dict[str, int] | None = None) -> dict:
+             watch: dict[str, int] | None = None, probes: dict[str, Any] | None = None) -> dict:
     """Run one step against a server and return its figures (see the module doc).
 
     `watch` names further processes ({name: pid}, e.g. the replicas and the proxy of
     bench/proxy_load.py) sampled like the server over the same window: the row's `procs` is
-    {name: {"cpu_pct": percent of one core, "rss_mb": peak RSS}}."""
+    {name: {"cpu_pct": percent of one core, "rss_mb": peak RSS}}. `probes` ({name: callable → a
+    cumulative number, e.g. CPU seconds of the database server or its session count}) are read
+    at the start and the end of the window: the row's `deltas` is {name: end - start}."""
     import psutil
     ctx = mp.get_context("spawn")
     workers = max(1, min(args.workers, rooms))
@@ -407,6 +409,7 @@ def run_step(url: str, pid: int | None, rooms: int, args, baseline_rss: int | No
     watched = {name: psutil.Process(p) for name, p in (watch or {}).items()}
     wcpu0 = {name: sum(w.cpu_times()[:2]) for name, w in watched.items()}
     wpeak = {name: w.memory_info().rss for name, w in watched.items()}
+    probe0 = {name: f() for name, f in (probes or {}).items()}
     t0 = time.monotonic()
     for pipe in pipes:
         pipe.send(("go", args.duration))
@@ -421,6 +424,7 @@ def run_step(url: str, pid: int | None, rooms: int, args, baseline_rss: int | No
     wall = time.monotonic() - t0
     watched_figures = {name: {"cpu_pct": round(100 * (sum(w.cpu_times()[:2]) - wcpu0[name]) / wall, 1),
                               "rss_mb": round(wpeak[name] / 2 ** 20, 1)} for name, w in watched.items()}
+    deltas = {name: round(f() - probe0[name], 2) for name, f in (probes or {}).items()}
     cpu = (sum(server.cpu_times()[:2]) - cpu0) if server else 0.0
     ccpu = sum(sum(c.cpu_times()[:2]) for c in clients) - ccpu0
     load_after = os.getloadavg()
@@ -461,7 +465,7 @@ def run_step(url: str, pid: int | None, rooms: int, args, baseline_rss: int | No
         "server_rss_mb": round(peak / 2 ** 20, 1) if server else None,
         "mem_per_room_kb": round((peak - base) / 1024 / max(1, ready), 1) if server else None,
         "client_cpu_pct": round(100 * ccpu / wall, 1), "client_workers": len(procs),
-        "setup_s": round(setup_s, 1), "procs": watched_figures,
+        "setup_s": round(setup_s, 1), "procs": watched_figures, "deltas": deltas,
         "loadavg": [round(x, 2) for x in load_before] + [round(load_after[0], 2)],
     }
 

@@ -26,8 +26,11 @@ imported, not copied). For every step:
 Prints a table (load.py's columns, `cpu%`/`cpu ms` being the sum over the replicas, plus the
 proxy's CPU and the spread) and writes a JSON list, one object per step: load.py's keys plus
 `replicas` ([{"port", "cpu_pct", "rss_mb", "ws", "applied"}]), `caddy_cpu_pct`, `caddy_rss_mb`,
-`all_cpu_pct` (replicas + Caddy), `split_rooms`, `nofile`. The soft limit of open files is
-raised to the hard one first (inherited by the clients, the replicas and Caddy): 2,000 rooms are
+`all_cpu_pct` (replicas + Caddy), `pg_cpu_pct` (all processes of the local PostgreSQL server,
+exited backends included: other databases' work too), `pg_sessions` and `pg_commits` (new
+connections and commits of the bench database in the window, pg_stat_database),
+`client_cpu_pct`, `split_rooms`, `nofile`. The soft limit of open files is raised to the hard
+one first (inherited by the clients, the replicas and Caddy): 2,000 rooms are
 8,000 client sockets, 8,000 more from Caddy to the replicas. Only 127.0.0.1 is contacted.
 """
 from __future__ import annotations
@@ -87,6 +90,41 @@ class Caddy(ServerProcess):
                          command=[caddy, "run", "--config", str(config), "--adapter", "caddyfile"])
 
 
+def postgres_cpu_s() -> float:
+    """CPU seconds (user + system) of the local PostgreSQL server so far: the postmaster, its
+    live children, and its exited children (backends the replicas' pools closed); 0 when it is
+    not visible (another host, no permission)."""
+    import psutil
+    total = 0.0
+    for proc in psutil.process_iter(["name", "ppid"]):
+        try:
+            if proc.info["name"] != "postgres":
+                continue
+            parent = psutil.Process(proc.info["ppid"]) if proc.info["ppid"] else None
+            times = proc.cpu_times()
+            total += times.user + times.system
+            if parent is None or parent.name() != "postgres":   # the postmaster: reaped backends too
+                total += times.children_user + times.children_system
+        except (psutil.Error, OSError):
+            continue
+    return total
+
+
+def pg_database_stats(admin_url: str) -> dict[str, int]:
+    """`sessions` (connections ever opened) and `xact_commit` of the bench database
+    (pg_stat_database; updated by the server about once a second)."""
+    async def query():
+        import asyncpg
+        conn = await asyncpg.connect(admin_url)
+        try:
+            row = await conn.fetchrow("SELECT sessions, xact_commit FROM pg_stat_database WHERE datname = $1",
+                                      load.PG_DB)
+        finally:
+            await conn.close()
+        return dict(row) if row else {"sessions": 0, "xact_commit": 0}
+    return load.asyncio.run(query())
+
+
 def log_spread(log_paths: list[Path]) -> tuple[list[dict], int]:
     """Per replica log → [{"ws": accepted WebSockets, "applied": applied actions}] and the number
     of rooms whose accepted sockets were on more than one replica."""
@@ -123,7 +161,10 @@ def run_proxied_step(step: int, rooms: int, args, tmp: Path, caddy_bin: str, ext
         time.sleep(0.5)
         watch = {f"replica{r}": s.pid for r, s in enumerate(servers)}
         watch["caddy"] = proxy.pid
-        row = load.run_step(proxy.base_url, None, rooms, args, None, watch=watch)
+        probes = {"pg_cpu_s": postgres_cpu_s,
+                  "pg_sessions": lambda: pg_database_stats(args.pg_admin_url)["sessions"],
+                  "pg_commits": lambda: pg_database_stats(args.pg_admin_url)["xact_commit"]}
+        row = load.run_step(proxy.base_url, None, rooms, args, None, watch=watch, probes=probes)
     except Exception:
         for s in servers:
             print(f"{s.log_path.name} tail:\n{s.log_tail(1500)}", file=sys.stderr)
@@ -146,6 +187,8 @@ def run_proxied_step(step: int, rooms: int, args, tmp: Path, caddy_bin: str, ext
         "server_rss_mb": round(sum(r["rss_mb"] for r in replicas), 1),
         "caddy_cpu_pct": procs["caddy"]["cpu_pct"], "caddy_rss_mb": procs["caddy"]["rss_mb"],
         "all_cpu_pct": round(cpu + procs["caddy"]["cpu_pct"], 1),
+        "pg_cpu_pct": round(100 * row["deltas"]["pg_cpu_s"] / row["duration_s"], 1),
+        "pg_sessions": row["deltas"]["pg_sessions"], "pg_commits": row["deltas"]["pg_commits"],
         "split_rooms": split, "nofile": list(resource.getrlimit(resource.RLIMIT_NOFILE)),
         "caddy_errors": sum(1 for line in proxy.log_tail(10 ** 9).splitlines() if '"level":"error"' in line),
     })
@@ -157,15 +200,16 @@ def print_row(r: dict, header: bool = False) -> None:
     """One line of the table: load.py's figures, then CPU and sockets per replica and Caddy's."""
     cols = [("rooms", 6), ("players", 8), ("actions", 8), ("actions_per_s", 7), ("p50_ms", 8), ("p95_ms", 8),
             ("p99_ms", 8), ("max_ms", 8), ("errors", 7), ("refused", 8), ("server_cpu_pct", 7),
-            ("server_cpu_ms_per_action", 7), ("caddy_cpu_pct", 7), ("load1", 6)]
+            ("server_cpu_ms_per_action", 7), ("caddy_cpu_pct", 7), ("pg_cpu_pct", 6), ("client_cpu_pct", 6),
+            ("load1", 6)]
     names = {"actions_per_s": "act/s", "server_cpu_pct": "app%", "server_cpu_ms_per_action": "app ms",
-             "caddy_cpu_pct": "caddy%", "load1": "load"}
+             "caddy_cpu_pct": "caddy%", "pg_cpu_pct": "pg%", "client_cpu_pct": "cli%", "load1": "load"}
     if header:
         print("".join(f"{names.get(c, c):>{w}}" for c, w in cols) + "  per replica: cpu% / ws / applied", flush=True)
     vals = {**r, "load1": r["loadavg"][0]}
     per = "  ".join(f"{x['cpu_pct']}/{x['ws']}/{x['applied']}" for x in r["replicas"])
     print("".join(f"{vals[c] if vals[c] is not None else '-':>{w}}" for c, w in cols) +
-          f"  {per}  split rooms {r['split_rooms']}", flush=True)
+          f"  {per}  split rooms {r['split_rooms']}, pg sessions {r['pg_sessions']:g}", flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
