@@ -13,7 +13,7 @@ imported, not copied). For every step:
 2. Caddy (`caddy run`, the Debian package; `--caddy` names the binary) is started in front of
    them with a generated Caddyfile that mirrors deploy/Caddyfile's `reverse_proxy` settings
    (`lb_policy round_robin`, `lb_try_duration 10s`, `lb_try_interval 250ms`,
-   `fail_duration 10s`), with static upstreams instead of Docker's DNS, plain HTTP on a free
+   `fail_duration 10s`, the transport's `keepalive 3s`), with static upstreams instead of Docker's DNS, plain HTTP on a free
    port of 127.0.0.1 and no admin endpoint.
 3. load.py's step runs against the proxy's URL: every HTTP request and every WebSocket is a
    new pick of the round robin, so the 4 players of one room are usually on different replicas
@@ -63,6 +63,9 @@ http://127.0.0.1:{port} {{
 		lb_try_duration 10s
 		lb_try_interval 250ms
 		fail_duration 10s
+		transport http {{
+			keepalive 3s
+		}}
 	}}
 }}
 """

@@ -4,8 +4,12 @@ pg_isready healthcheck, the app waiting for it to be healthy and scalable (no pu
 container name), Caddy in front publishing OSAKA_PORT and OSAKA_HTTPS_PORT, every setting documented."""
 from __future__ import annotations
 
+import json
+import os
 import re
+import subprocess
 
+import uvicorn
 import yaml
 
 from app.config import Settings
@@ -92,3 +96,25 @@ def test_caddy_proxies_every_replica_with_https_on_a_domain():
     assert "{$OSAKA_SITE}" in caddyfile and "name app" in caddyfile and "port 8000" in caddyfile
     # The app trusts the proxy's X-Forwarded-* (it is reachable by the proxy alone).
     assert COMPOSE["services"]["app"]["environment"]["FORWARDED_ALLOW_IPS"] == "${FORWARDED_ALLOW_IPS:-*}"
+
+
+def test_caddy_drops_idle_connections_to_a_replica_before_uvicorn_does():
+    """Caddy's idle keep-alive to a replica is shorter than uvicorn's (`timeout_keep_alive`,
+    which `osaka serve` leaves at uvicorn's default): otherwise Caddy may send a request on a
+    connection the replica is closing, and a POST fails as 502 (found by bench/proxy_load.py).
+    Read from Caddy's own adaptation of deploy/Caddyfile (`caddy adapt`, the Debian package
+    that `make test` installs)."""
+    out = subprocess.run(["caddy", "adapt", "--config", str(ROOT / "deploy" / "Caddyfile"), "--adapter", "caddyfile"],
+                         env={**os.environ, "OSAKA_SITE": ":80"}, capture_output=True, text=True, check=True).stdout
+    handlers = [h for route in json.loads(out)["apps"]["http"]["servers"]["srv0"]["routes"]
+                for h in _handlers(route) if h.get("handler") == "reverse_proxy"]
+    assert len(handlers) == 1
+    idle_ns = handlers[0]["transport"]["keep_alive"]["idle_timeout"]
+    assert 0 < idle_ns / 1e9 < uvicorn.Config(app=None).timeout_keep_alive
+
+
+def _handlers(route: dict):
+    for h in route.get("handle", []):
+        yield h
+        for sub in h.get("routes", []):
+            yield from _handlers(sub)
