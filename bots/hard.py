@@ -150,38 +150,42 @@ def search(view: dict, know: Knowledge, rng: random.Random, time_budget_s: float
         playout_plies = 2 * know.n
     k = len(cands)
     # Common random numbers: each round draws one determinization and one playout seed and
-    # plays every candidate on them, so candidates are compared on the same hidden cards and
-    # the same playout luck (paired samples: far less noise than one independent sample per
-    # candidate). A last round cut short by the budget is dropped when a whole round exists,
-    # so every candidate is judged on the same determinizations.
-    order = sorted(range(k), key=lambda j: -priors[j])
-    rounds: list[list[float | None]] = []
+    # plays every remaining candidate on them, so candidates are compared on the same hidden
+    # cards and the same playout luck (paired samples: far less noise than one independent
+    # sample per candidate). A last round cut short by the budget is dropped when a whole
+    # round exists. Successive rejects: from the second whole round on, the candidate with
+    # the lowest mean leaves after each round, down to two, so later rounds go to the moves
+    # that are still in question.
+    alive = sorted(range(k), key=lambda j: -priors[j])
+    visits = [PRIOR_VISITS] * k
+    totals = [PRIOR_VISITS * p for p in priors]
+    whole = 0
     sims = 0
     done = False
     while not done and (max_simulations is None or sims < max_simulations) \
             and time.perf_counter() < deadline:
         det = GameState.from_json(determinize(view, know, rng))
         seed = rng.getrandbits(64)
-        values: list[float | None] = [None] * k
-        rounds.append(values)
-        for i in order:
+        values: list[tuple[int, float]] = []
+        for i in alive:
             if (max_simulations is not None and sims >= max_simulations) \
                     or time.perf_counter() >= deadline:
                 done = True
                 break
             s = apply_action(det, seat, cands[i])
-            values[i] = _playout(s, seat, playout_plies, random.Random(seed), w)
+            values.append((i, _playout(s, seat, playout_plies, random.Random(seed), w)))
             sims += 1
-    if len(rounds) > 1 and None in rounds[-1]:
-        rounds.pop()
-    visits = [PRIOR_VISITS] * k
-    totals = [PRIOR_VISITS * p for p in priors]
-    for values in rounds:
-        for i, v in enumerate(values):
-            if v is not None:
-                visits[i] += 1
-                totals[i] += v
-    best = max(range(k), key=lambda j: (totals[j] / visits[j], visits[j]))
+        if done and whole:
+            break                                   # a partial round after a whole one
+        for i, v in values:
+            visits[i] += 1
+            totals[i] += v
+        if done:
+            break
+        whole += 1
+        if whole >= 2 and len(alive) > 2:
+            alive.remove(min(alive, key=lambda j: (totals[j] / visits[j], visits[j])))
+    best = max(alive, key=lambda j: (totals[j] / visits[j], visits[j]))
     stats = {str(cands[j].to_json()): (visits[j] - PRIOR_VISITS, totals[j] / visits[j])
              for j in range(k)}
     return SearchResult(cands[best], sims, time.perf_counter() - t0, stats)
