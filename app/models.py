@@ -10,9 +10,10 @@ a stored game (`rooms.rules_version` = the engine rules it runs under; docs/depl
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
 from sqlalchemy import (JSON, false, true, BigInteger, Boolean, CheckConstraint, DateTime, ForeignKey, Index,
-                        Integer, String, UniqueConstraint)
+                        Integer, Select, String, UniqueConstraint, select)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -157,3 +158,14 @@ class ChatMessage(Base):
     name: Mapped[str] = mapped_column(String(64))
     text: Mapped[str] = mapped_column(String(300))
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+def unlocked(where: Any) -> Select:
+    """`SELECT rooms.id WHERE <where>`, only the rows no other transaction has locked, locked
+    now in the order of their ids (`FOR UPDATE SKIP LOCKED` on PostgreSQL; SQLite has one
+    writer at a time and no row locks: there it is the plain SELECT). For a statement that
+    touches many rooms and must never wait for, or deadlock with, the transactions that change
+    a room (the cleanup's `active_at`: app/live/cleanup.py).
+    https://www.postgresql.org/docs/current/sql-select.html#SQL-FOR-UPDATE-SHARE"""
+    rooms = Room.__table__
+    return select(rooms.c.id).where(where).order_by(rooms.c.id).with_for_update(skip_locked=True)

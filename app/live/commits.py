@@ -9,7 +9,8 @@ While one batch commits, the next one gathers: under load a commit (one WAL writ
 with PostgreSQL) carries dozens of actions, and on SQLite the whole batch costs a handful of
 hand-offs to the driver's thread instead of about fifteen per action (docs/performance.md).
 
-A batch in which any action fails its version check or a unique constraint (another process
+The rooms of a batch are stored in the order of their ids (a global lock order: two processes'
+batches cannot deadlock on PostgreSQL). A batch in which any action fails its version check or a unique constraint (another process
 got there first, or the same (seat, id) was stored meanwhile) is rolled back as a whole and
 its actions are stored again one transaction each, so one loser never costs the others.
 
@@ -137,6 +138,10 @@ class Committer:
                     self._fail(batch, exc)
 
     async def _store(self, batch: list[Pending]) -> None:
+        # Room rows are locked in the order of their ids, in every process: two processes'
+        # batches over the same rooms cannot deadlock (PostgreSQL aborted one when each had
+        # locked a room the other needed; the cleanup never waits for a room row: cleanup.py).
+        batch.sort(key=lambda p: p.row["room_id"])
         if self._driver and await self._store_on_driver(batch):
             for pending in batch:
                 _answer(pending, True)

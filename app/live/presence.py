@@ -15,7 +15,7 @@ from sqlalchemy import bindparam, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from .. import rooms as R
-from ..models import Room, Seat, utcnow
+from ..models import Room, Seat, unlocked, utcnow
 from .broadcast import Broadcaster
 from .chat import Chat
 from .events import Events, PresenceChanged
@@ -30,7 +30,8 @@ _ROOMS = Room.__table__
 _ROOM_NOW = select(_ROOMS.c.id, _ROOMS.c.seed, _ROOMS.c.num_players, _ROOMS.c.version,
                    _ROOMS.c.status, _ROOMS.c.turn_at, _ROOMS.c.deadline_at).where(_ROOMS.c.id == bindparam("room_id"))
 # When a room's last connection left (executemany from the cleanup).
-_SET_ACTIVE_AT = (update(_ROOMS).where(_ROOMS.c.code == bindparam("c"))
+# A row someone has locked is skipped (cleanup.py: the cleanup never waits for a room row).
+_SET_ACTIVE_AT = (update(_ROOMS).where(_ROOMS.c.id.in_(unlocked(_ROOMS.c.code == bindparam("c"))))
                   .values(active_at=bindparam("t")))
 
 
