@@ -10,11 +10,13 @@ import contextlib
 import json
 import logging
 import time
+from datetime import datetime
 from typing import Any, Callable
 
 import orjson
 from starlette.websockets import WebSocket
 
+from ..models import utcnow
 from ..prefix import root_of
 
 log = logging.getLogger("osaka.hub")
@@ -126,6 +128,7 @@ class Hub:
         # In memory, per process: after a restart every seat counts as gone since the start.
         self.seat_left: dict[tuple[str, int], float] = {}
         self.started = time.monotonic()
+        self.started_at = utcnow()  # the same moment, as stored times are (naive UTC)
 
     def add(self, conn: Connection) -> None:
         """Register a room connection."""
@@ -149,12 +152,14 @@ class Hub:
         not connected now; entries are dropped when the seat connects again."""
         return time.monotonic() - self.seat_left.get((code, seat), self.started)
 
-    def since_start(self, code: str, seat: int) -> bool:
-        """True when `seat` of room `code` has had no connection in this process since it
-        started (a restart: it may have been connected until then, so its offline time is only
-        counted from the start and even the host waits HANDOVER_AFTER_S, app/rooms.py
-        `hand_seat_to_bot`). Meaningful only for a seat that is not connected now."""
-        return (code, seat) not in self.seat_left
+    def since_start(self, code: str, seat: int, room_created_at: datetime) -> bool:
+        """True when `seat` of room `code` may have been connected until this server process
+        started and has had no connection here since (a restart): the room is older than the
+        process and the seat has not come or gone here. Its offline time then counts from the
+        start, and even the host waits HANDOVER_AFTER_S (app/rooms.py `hand_seat_to_bot`). A
+        room made after the start has no such seat: whoever never connected is simply away.
+        Meaningful only for a seat that is not connected now."""
+        return room_created_at < self.started_at and (code, seat) not in self.seat_left
 
     def of(self, code: str) -> list[Connection]:
         """Live connections of a room."""

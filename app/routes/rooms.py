@@ -175,7 +175,7 @@ async def seat_to_bot(code: str, body: BotIn, live: LiveDep, token: TokenDep,
             idle = (utcnow() - room.turn_at).total_seconds()
         await R.hand_seat_to_bot(held.session, room, number, body.level, live.connected_seats(room.code), by,
                                  live.hub.offline_for(room.code, number), live.settings.handover_after_s, idle,
-                                 live.hub.since_start(room.code, number))
+                                 live.hub.since_start(room.code, number, room.created_at))
     return {"seat": number}
 
 

@@ -38,7 +38,7 @@ def test_presence_is_unknown_while_down_and_a_restart_is_not_a_player_leaving(ne
     grey and says so; the room summary after the reconnect sets them again. A seat whose player
     did not come back after the restart is not offered to the host at once (its absence counts
     from the restart: `since_start`), only after HANDOVER_AFTER_S like anyone's."""
-    env = {"HANDOVER_AFTER_S": "4"}
+    env = {"HANDOVER_AFTER_S": "12"}  # longer than the page's reconnect after the restart, even on a busy machine
     srv = E2EServer(tmp_path, env=env)
     try:
         host, guest = new_page(), new_page()
@@ -66,9 +66,9 @@ def test_presence_is_unknown_while_down_and_a_restart_is_not_a_player_leaving(ne
         expect(gus.locator(".dot")).to_have_class(re.compile(r"\boff\b"))
         expect(gus.locator(".dot")).to_have_attribute("aria-label", "not connected")
         # Not at once for the host: the restart is not Gus leaving.
-        expect(gus.locator(".handover")).to_contain_text("after 4 s")
+        expect(gus.locator(".handover")).to_contain_text(re.compile(r"after \d+ s"))
         expect(gus.locator(".handover button")).to_have_count(0)
         host.locator("#players").screenshot(path=str(shots / "presence-after-restart.png"))
-        expect(gus.locator(".handover button")).to_be_visible(timeout=15000)
+        expect(gus.locator(".handover button")).to_be_visible(timeout=30000)
     finally:
         srv.stop()
