@@ -40,9 +40,6 @@ CHANNEL = "osaka_rooms"
 KEEPALIVE_S = 10.0        # the listener checks its connection this often
 RECONNECT_MAX_S = 10.0    # backoff cap between reconnect attempts
 LISTEN_APP_NAME = "osaka-listen"  # application_name of the LISTEN connection (pg_stat_activity)
-#: Rooms caught up at once (`process`), each with its own room lock and a pooled connection;
-#: fewer than the pool's 15 connections, so the action path always finds one.
-CATCH_UP_AT_ONCE = 8
 
 # An action's version UPDATE with `pg_notify` in its RETURNING: one row when the version moved,
 # and the notification is sent only when the action commits.
@@ -153,37 +150,18 @@ class PgFanout(Fanout):
         self._wake.set()
 
     async def process(self) -> None:
-        """Apply the notifications heard, coalesced per room, until cancelled: up to
-        CATCH_UP_AT_ONCE rooms at a time. (One after the other, one room's database round trips
-        and lock wait delayed every other room's: behind two replicas the backlog outgrew the
-        players' think time at 1,000 rooms, bench/proxy_load.py.) A room heard of again while
-        it is being caught up is caught up again after it (its lock orders the two)."""
-        gate = asyncio.Semaphore(CATCH_UP_AT_ONCE)
-        running: set[asyncio.Task] = set()
-        try:
-            while True:
-                await self._wake.wait()
-                self._wake.clear()
-                batch, self._pending = self._pending, {}
-                for code, kinds in batch.items():
-                    await gate.acquire()
-                    task = asyncio.get_running_loop().create_task(self._catch_up(code, kinds, gate),
-                                                                  name=f"catch-up-{code}")
-                    running.add(task)
-                    task.add_done_callback(running.discard)
-        finally:
-            for task in list(running):
-                task.cancel()
-
-    async def _catch_up(self, code: str, kinds: set[str], gate: asyncio.Semaphore) -> None:
-        try:
-            await self.on_remote(code, kinds)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("catching up with room %s failed", code)
-        finally:
-            gate.release()
+        """Apply the notifications heard, coalesced per room, until cancelled."""
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            batch, self._pending = self._pending, {}
+            for code, kinds in batch.items():
+                try:
+                    await self.on_remote(code, kinds)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("catching up with room %s failed", code)
 
     async def run(self) -> None:
         """LISTEN on a dedicated connection until cancelled; reconnect with backoff if it drops."""
