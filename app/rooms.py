@@ -238,9 +238,10 @@ async def hand_seat_to_bot(session: AsyncSession, room: Room, number: int, level
     `by` is the caller's seat number (None = the host, as before): the host may do it at once; any
     other seated player whose own seat is connected only once the seat has been offline
     `offline_s` ≥ `after_s` seconds (Settings.handover_after_s), so one lost cookie cannot
-    stall a game. `since_start`: the seat has not been connected since this server process
-    started (Hub.since_start), so `offline_s` counts from the start: the host too waits until
-    `offline_s` ≥ `after_s` (a restart is not a player leaving). A seat whose decision it has been for `idle_s` ≥ `after_s` seconds may be
+    stall a game. `since_start`: the room is older than this server process and the seat
+    has not been connected since the process started (Hub.since_start), so `offline_s` counts
+    from the start: the host too waits until `offline_s` ≥ `after_s` (a restart is not a player
+    leaving). A seat whose decision it has been for `idle_s` ≥ `after_s` seconds may be
     handed over by any other seated, connected player (host or not) even while it is connected,
     in a room without a turn timer (with one, its time-outs do that: app/live/timers.py); before
     that a connected seat is refused with `seat_connected`, as always.
@@ -297,13 +298,21 @@ def summary(room: Room, connected: set[int], you: int | None,
     """The room summary of docs/protocol.md (`RoomOut`). `offline_for(seat)` → seconds a
     seat has been without a connection (Hub.offline_for); it fills `offline_s` of the
     players that are neither connected nor computer players (else null), and `since_start(seat)`
-    (Hub.since_start) their `since_start` (not connected since the server started: its
-    `offline_s` counts from the start and the host too waits `handover_after_s`). `limits`: the
+    (Hub.since_start) their `since_start` (a room older than the server process, the seat not
+    connected since it started: its `offline_s` counts from the start and the host too waits
+    `handover_after_s`). `limits`: the
     turn timers the host may choose (`turn_limits`)."""
     def offline(s: Seat) -> int | None:
         if offline_for is None or s.bot_level is not None or s.seat in connected:
             return None
         return int(offline_for(s.seat))
+
+    def player(s: Seat) -> dict:
+        off = offline(s)
+        return {"seat": s.seat, "name": s.name, "bot": s.bot_level is not None, "bot_level": s.bot_level,
+                "connected": s.bot_level is not None or s.seat in connected,
+                "offline_s": off, "ready": s.ready,
+                "since_start": off is not None and since_start is not None and since_start(s.seat)}
     return {
         "code": room.code, "url": room_url(room.code), "status": room.status,
         "public": room.public, "host_seat": HOST_SEAT, "max_seats": MAX_SEATS,
@@ -312,11 +321,6 @@ def summary(room: Room, connected: set[int], you: int | None,
         "turn_limit_s": room.turn_limit_s,
         "chat_spectators": room.chat_spectators is not False,
         "turn_limits": limits if limits is not None else list(TURN_LIMITS),
-        "players": [{"seat": s.seat, "name": s.name, "bot": s.bot_level is not None,
-                     "bot_level": s.bot_level,
-                     "connected": s.bot_level is not None or s.seat in connected,
-                     "offline_s": offline(s), "ready": s.ready,
-                     "since_start": offline(s) is not None and since_start is not None and since_start(s.seat)}
-                    for s in sorted(room.seats, key=lambda s: s.seat)],
+        "players": [player(s) for s in sorted(room.seats, key=lambda s: s.seat)],
         "you": you, "game": room.game_no,
     }

@@ -9,10 +9,11 @@ While one batch commits, the next one gathers: under load a commit (one WAL writ
 with PostgreSQL) carries dozens of actions, and on SQLite the whole batch costs a handful of
 hand-offs to the driver's thread instead of about fifteen per action (docs/performance.md).
 
-The rooms of a batch are stored in the order of their ids (a global lock order: two processes'
-batches cannot deadlock on PostgreSQL). A batch in which any action fails its version check or a unique constraint (another process
-got there first, or the same (seat, id) was stored meanwhile) is rolled back as a whole and
-its actions are stored again one transaction each, so one loser never costs the others.
+The rooms of a batch are stored in the order of their ids (a global lock order: two
+processes' batches cannot deadlock on PostgreSQL). A batch in which any action fails its
+version check or a unique constraint (another process got there first, or the same (seat, id)
+was stored meanwhile) is rolled back as a whole and its actions are stored again one
+transaction each, so one loser never costs the others.
 
 A computer player's action can carry `Pending.bot`, (seat, level): then the transaction that
 stores it first reads that seat's `bot_level` with a share lock (`FOR SHARE` on PostgreSQL)
