@@ -77,9 +77,7 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
         return []
     phase = state.phase
     if phase == "turn":
-        goods = state._goods
-        if goods is None:
-            goods = turn_goods(state, seat)
+        goods = turn_goods(state, seat)
         acts: list[Action] = list(map(TAKE.__getitem__, goods))
         if state.reservations[seat] is None:
             acts += map(RESERVE.__getitem__, reservable(state, seat))

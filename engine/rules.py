@@ -16,7 +16,7 @@ from .actions import _KINDS, Action, action_from_json
 from .cards import COLOR, COLORS, EDO
 from .deck import refresh
 from .errors import IllegalAction
-from .legal import goods_cost, goods_of, is_listed, turn_goods
+from .legal import goods_cost, goods_of, is_listed, turn_goods, was_listed
 from .refusal import explain_refusal
 from .state import GameState
 
@@ -51,9 +51,7 @@ def _guarded(state, seat, action, ev):
         action = action_from_json(action)
     if type(seat) is not int or not 0 <= seat < state.num_players:
         raise IllegalAction("malformed", "no such seat")
-    listed = state._listed              # legal.py ``was_listed``, inline
-    if (listed is None or id(action) not in listed[0] or seat != state.to_act) \
-            and not is_listed(state, seat, action):
+    if not was_listed(state, seat, action) and not is_listed(state, seat, action):
         raise explain_refusal(state, seat, action)
     s = state.copy()
     kind = action.type
@@ -89,12 +87,11 @@ def _take(s: GameState, seat: int, action, ev) -> None:
     market = s.market
     i = market.index(card)
     s.market = market[:i] + market[i + 1:]
-    hands = s.hands
-    s.hands = hands[:seat] + (hands[seat] + (card,),) + hands[seat + 1:]
+    s.hands = _with(s.hands, seat, s.hands[seat] + (card,))
     s.passes = 0
     if ev is not None:
         ev.append({"type": "take", "seat": seat, "card": card, "visible_to": None})
-    _begin_turn(s, (s.turn + 1) % s.num_players, ev)                  # _next_turn
+    _next_turn(s, ev)
 
 
 def _reserve(s: GameState, seat: int, action, ev) -> None:
@@ -106,7 +103,7 @@ def _reserve(s: GameState, seat: int, action, ev) -> None:
     s.passes = 0
     if ev is not None:
         ev.append({"type": "reserve", "seat": seat, "card": card, "where": where, "visible_to": None})
-    _begin_turn(s, (s.turn + 1) % s.num_players, ev)                  # _next_turn
+    _next_turn(s, ev)
 
 
 def _buy(s: GameState, seat: int, action, ev, goods: tuple[int, ...]) -> None:
@@ -114,13 +111,9 @@ def _buy(s: GameState, seat: int, action, ev, goods: tuple[int, ...]) -> None:
     (R-buy-1..3, checked by ``is_listed``); move the ships; pay out if a ship reached Edo;
     then refresh. ``goods``: ``takeable`` before the purchase (R-buy-1)."""
     payment = action.payment                                     # R-buy-1: goods
-    hands = s.hands
-    s.hands = hands[:seat] + (tuple([c for c in hands[seat] if c not in payment]),) \
-        + hands[seat + 1:]
+    s.hands = _with(s.hands, seat, tuple([c for c in s.hands[seat] if c not in payment]))
     s.discard = s.discard + tuple(payment)                       # R-buy-4
-    owned = s.goods
-    s.goods = owned[:seat] + (owned[seat] + tuple([(c, False) for c in goods]),) \
-        + owned[seat + 1:]
+    s.goods = _with(s.goods, seat, s.goods[seat] + tuple([(c, False) for c in goods]))
     s.market = tuple([c for c in s.market if c not in goods])
     if s.reservations[seat] in goods:
         _free_piece(s, seat)
