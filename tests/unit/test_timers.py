@@ -160,9 +160,7 @@ def test_decision_and_its_time_out_in_the_same_millisecond_count_once(private_mi
     process looks for due decisions too, and its time-out is a third contender that may commit
     first, so that neither of these two counts (as it should: see the test below)."""
     url = private_migrated_url
-    monkeypatch.setattr("app.live.actions.TIMEOUTS_BEFORE_HANDOVER", 10**9)
-    base = Settings(database_url=url, bot_delay_s=0, bot_time_budget_s=0.05, log_level="warning",
-                    turn_limit_test_s=1, timer_poll_s=3600)
+    base = _race_settings(url, monkeypatch)
 
     async def scenario():
         db = create_async_engine(url)
@@ -174,9 +172,7 @@ def test_decision_and_its_time_out_in_the_same_millisecond_count_once(private_mi
                 while done < races:
                     if code is None:
                         code, _tokens = await started_room(http, 2, 1)
-                        for live in (a, b):  # both tables loaded (`submit` needs its process's table)
-                            async with live.tables.hold(code) as held:
-                                await held.read_room()
+                        await _load_tables(code, a, b)  # (`submit` needs its process's table)
                     table = a.tables.get(code)
                     if table.state.phase == "over":
                         code = None
@@ -184,8 +180,7 @@ def test_decision_and_its_time_out_in_the_same_millisecond_count_once(private_mi
                     v, seat = table.version, table.state.to_act
                     legal = engine.legal_actions(table.state, seat)
                     mine, auto = rng.choice(legal).to_json(), rng.choice(legal).to_json()
-                    async with db.begin() as conn:  # the deadline is this very moment
-                        await conn.execute(update(Room).where(Room.code == code).values(deadline_at=utcnow()))
+                    await _deadline_now(db, code)
                     timer = (a if done % 2 else b).timers
                     said = _Reply()
                     person = a.actions.act(code, seat, uuid.uuid4().hex, v, mine, reply=said)
@@ -194,18 +189,13 @@ def test_decision_and_its_time_out_in_the_same_millisecond_count_once(private_mi
                     res = await asyncio.gather(*pair)
                     ok_person, ok_timeout = (res if pair[0] is person else res[::-1])
                     assert ok_person != ok_timeout, (done, ok_person, ok_timeout, said.frames)
-                    async with db.connect() as conn:
-                        room = (await conn.execute(select(Room.version, Room.id).where(Room.code == code))).one()
-                        log = (await conn.execute(select(ActionRow.version, ActionRow.events)
-                                                  .where(ActionRow.room_id == room.id)
-                                                  .order_by(ActionRow.version))).all()
+                    room, log = await _stored(db, code)
                     assert room.version == v + 1 and [r.version for r in log] == list(range(1, v + 2))
                     assert (log[-1].events[0]["type"] == "timed_out") == ok_timeout
                     wins["timeout" if ok_timeout else "person"] += 1
                     done += 1
                     # The process that lost catches up with the next read; both agree.
-                    async with b.tables.hold(code) as held:
-                        await held.read_room()
+                    await _load_tables(code, b)
                     assert b.tables.get(code).version == v + 1 == a.tables.get(code).version
         finally:
             await db.dispose()
@@ -225,9 +215,7 @@ def test_a_time_out_another_process_committed_first_leaves_the_decision_and_this
     A's room lock: the time-out first (it reads the room: A's table moves to the new version
     before the person's turn) and the person first (the commit's version check refuses it)."""
     url = private_migrated_url
-    monkeypatch.setattr("app.live.actions.TIMEOUTS_BEFORE_HANDOVER", 10**9)
-    base = Settings(database_url=url, bot_delay_s=0, bot_time_budget_s=0.05, log_level="warning",
-                    turn_limit_test_s=1, timer_poll_s=3600)
+    base = _race_settings(url, monkeypatch)
 
     async def scenario():
         db = create_async_engine(url)
@@ -239,14 +227,11 @@ def test_a_time_out_another_process_committed_first_leaves_the_decision_and_this
                     return None
                 a.remote.on_change = not_yet
                 for person_first in (False, True):
-                    for live in (a, b):  # A's table at the version before B's time-out
-                        async with live.tables.hold(code) as held:
-                            await held.read_room()
+                    await _load_tables(code, a, b)  # A's table at the version before B's time-out
                     table = a.tables.get(code)
                     v, seat = table.version, table.state.to_act
                     legal = engine.legal_actions(table.state, seat)
-                    async with db.begin() as conn:  # the deadline is this very moment
-                        await conn.execute(update(Room).where(Room.code == code).values(deadline_at=utcnow()))
+                    await _deadline_now(db, code)
                     assert await b.timers.submit(code, v, seat, legal[0].to_json())  # B's time-out counts
                     assert a.tables.get(code).version == v  # A has not heard of it
                     said = _Reply()
@@ -262,11 +247,7 @@ def test_a_time_out_another_process_committed_first_leaves_the_decision_and_this
                     # (`_lost_race`); time-out first: A's table was caught up by its read.
                     assert said.frames[0]["message"] == (f"The game is at version {v + 1}." if person_first
                                                          else f"The game is at version {v + 1}, not {v}.")
-                    async with db.connect() as conn:
-                        room = (await conn.execute(select(Room.version, Room.id).where(Room.code == code))).one()
-                        log = (await conn.execute(select(ActionRow.version, ActionRow.events)
-                                                  .where(ActionRow.room_id == room.id)
-                                                  .order_by(ActionRow.version))).all()
+                    room, log = await _stored(db, code)
                     assert room.version == v + 1 and [r.version for r in log] == list(range(1, v + 2))
                     assert log[-1].events[0] == {"type": "timed_out", "seat": seat, "visible_to": None}
                     assert a.tables.get(code).version == v + 1
@@ -275,3 +256,34 @@ def test_a_time_out_another_process_committed_first_leaves_the_decision_and_this
             await db.dispose()
 
     asyncio.run(scenario())
+
+
+def _race_settings(url: str, monkeypatch) -> Settings:
+    """The settings of the two processes of a race: a short turn limit, no polling for due
+    decisions (each time-out is submitted by the test), and no handover after repeated
+    time-outs (no computer player moves between the races)."""
+    monkeypatch.setattr("app.live.actions.TIMEOUTS_BEFORE_HANDOVER", 10**9)
+    return Settings(database_url=url, bot_delay_s=0, bot_time_budget_s=0.05, log_level="warning",
+                    turn_limit_test_s=1, timer_poll_s=3600)
+
+
+async def _load_tables(code: str, *lives) -> None:
+    """Each process's table of room `code` caught up with the database."""
+    for live in lives:
+        async with live.tables.hold(code) as held:
+            await held.read_room()
+
+
+async def _deadline_now(db, code: str) -> None:
+    """The deadline of the decision of room `code` is this very moment."""
+    async with db.begin() as conn:
+        await conn.execute(update(Room).where(Room.code == code).values(deadline_at=utcnow()))
+
+
+async def _stored(db, code: str):
+    """(the room's version and id, its stored actions' versions and events in order)."""
+    async with db.connect() as conn:
+        room = (await conn.execute(select(Room.version, Room.id).where(Room.code == code))).one()
+        log = (await conn.execute(select(ActionRow.version, ActionRow.events)
+                                  .where(ActionRow.room_id == room.id).order_by(ActionRow.version))).all()
+    return room, log
