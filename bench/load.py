@@ -360,6 +360,11 @@ def window_profiler(args, pid: int | None, rooms: int) -> subprocess.Popen | Non
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
+def machine() -> str:
+    """The machine a benchmark runs on, for its first line: host name, cores, Python."""
+    return f"{platform.node()} {os.cpu_count()} cores, Python {platform.python_version()}"
+
+
 def percentile(sorted_values: list[float], q: float) -> float:
     """Nearest-rank percentile (q in 0..100) of an ascending list; 0 for an empty one."""
     if not sorted_values:
@@ -516,8 +521,7 @@ def main(argv: list[str] | None = None) -> int:
 
     print(f"load benchmark: {args.db if not args.url else args.url}, rooms {steps}, "
           f"{args.duration:g} s per step, think {args.think:g} s, {args.workers} client workers; "
-          f"{platform.node()} {os.cpu_count()} cores, Python {platform.python_version()}, "
-          f"load {os.getloadavg()[0]:.2f}", flush=True)
+          f"{machine()}, load {os.getloadavg()[0]:.2f}", flush=True)
     out: list[dict] = []
     tmp = Path(tempfile.mkdtemp(prefix="osaka-bench-"))
     try:

@@ -38,7 +38,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import resource
 import shutil
 import sys
@@ -241,8 +240,7 @@ def main(argv: list[str] | None = None) -> int:
     nofile = raise_open_files()
     print(f"proxy load benchmark: {args.replicas} replicas on PostgreSQL behind Caddy, rooms {steps}, "
           f"{args.duration:g} s per step, think {args.think:g} s, {args.workers} client workers; "
-          f"{platform.node()} {os.cpu_count()} cores, Python {platform.python_version()}, "
-          f"open files {nofile[0]}, load {os.getloadavg()[0]:.2f}", flush=True)
+          f"{load.machine()}, open files {nofile[0]}, load {os.getloadavg()[0]:.2f}", flush=True)
     out: list[dict] = []
     tmp = Path(tempfile.mkdtemp(prefix="osaka-proxybench-"))
     try:
