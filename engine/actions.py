@@ -19,6 +19,9 @@ class Action:
 
     __slots__ = ()
     type = ""
+    #: The state whose ``legal_actions`` built this very object (Buy and Insure only, see
+    #: ``legal.py``), else None. Not part of the action: never compared, not in the JSON.
+    _of = None
 
     def _key(self) -> tuple:
         raise NotImplementedError
@@ -69,11 +72,15 @@ class Buy(Action):
     """Buy every Market good not reserved by another player, paying with ``payment``,
     a tuple of hand card ids (R-buy)."""
 
-    __slots__ = ("payment",)
+    __slots__ = ("payment", "_of")
     type = "buy"
 
     def __init__(self, payment) -> None:
         _set(self, "payment", _card_list(list(payment)))
+        _set(self, "_of", None)
+
+    def __reduce__(self):
+        return (Buy, (self.payment,))
 
     def _key(self) -> tuple:
         return (tuple(sorted(self.payment)),)
@@ -118,12 +125,16 @@ class Insure(Action):
     """Discard hand cards (``discard``) to insure own goods (``goods``) of sinking colours
     (R-pay-6). Both may be empty: insuring nothing is always allowed."""
 
-    __slots__ = ("discard", "goods")
+    __slots__ = ("discard", "goods", "_of")
     type = "insure"
 
     def __init__(self, discard=(), goods=()) -> None:
         _set(self, "discard", _card_list(list(discard)))
         _set(self, "goods", _card_list(list(goods)))
+        _set(self, "_of", None)
+
+    def __reduce__(self):
+        return (Insure, (self.discard, self.goods))
 
     def _key(self) -> tuple:
         return (tuple(sorted(self.discard)), tuple(sorted(self.goods)))
@@ -167,18 +178,22 @@ CHOOSE_TOKEN: tuple[ChooseToken, ...] = tuple(ChooseToken(c) for c in range(len(
 PASS = Pass()
 
 
-def buy_of(payment: tuple[int, ...]) -> Buy:
-    """A Buy of valid card ids (the engine's listing), without re-checking them."""
+def buy_of(payment: tuple[int, ...], of=None) -> Buy:
+    """A Buy of valid card ids (the engine's listing), without re-checking them; ``of``: the
+    state whose ``legal_actions`` lists it (``Action._of``)."""
     b = _new(Buy)
     _set(b, "payment", payment)
+    _set(b, "_of", of)
     return b
 
 
-def insure_of(discard: tuple[int, ...], goods: tuple[int, ...]) -> Insure:
-    """An Insure of valid card ids (the engine's listing), without re-checking them."""
+def insure_of(discard: tuple[int, ...], goods: tuple[int, ...], of=None) -> Insure:
+    """An Insure of valid card ids (the engine's listing), without re-checking them; ``of``
+    as for ``buy_of``."""
     a = _new(Insure)
     _set(a, "discard", discard)
     _set(a, "goods", goods)
+    _set(a, "_of", of)
     return a
 
 

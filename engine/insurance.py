@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from itertools import product
 
-from .cards import COLOR, VALUE
+from .cards import COLOR, ICONS, VALUE
 from .coins import splits
 from .state import GameState
 
@@ -79,9 +79,17 @@ def insurance_options(s: GameState, seat: int) -> list[tuple[tuple[int, ...], tu
 def may_insure(s: GameState, seat: int) -> bool:
     """Whether ``seat`` has an insurance choice besides insuring nothing, so must be asked
     (R-pay-6 Ruling: only a player with an uninsured good and an icon card of one sinking
-    colour is asked): a sinking colour with a good at risk and a discard shape for one good."""
+    colour is asked): a sinking colour with a good at risk and a discard shape for one good
+    (``discard_shapes`` for one good is not empty exactly when the hand holds a card of that
+    colour with an icon, a 2 or a 3)."""
+    sinking = s.sinking
     at_risk = {COLOR[c] for c, insured in s.goods[seat] if not insured}
-    return any(col in at_risk and _hand_discards(s.hands[seat], col, 1) for col in s.sinking)
+    for c in s.hands[seat]:
+        if ICONS[c]:
+            col = COLOR[c]
+            if col in at_risk and col in sinking:
+                return True
+    return False
 
 
 def insurance_listed(s: GameState, seat: int, discard: tuple[int, ...],

@@ -10,11 +10,14 @@ rule is written twice. Why an action is refused is explained separately (refusal
 """
 from __future__ import annotations
 
-from .actions import CHOOSE_TOKEN, PASS, RESERVE, TAKE, Action, buy_of, insure_of
+from .actions import CHOOSE_TOKEN, PASS, RESERVE, TAKE, Action, Buy, insure_of
 from .coins import minimal_payments, payment_shapes, shape_of
 from .cards import VALUE
 from .insurance import insurance_listed, insurance_options
 from .state import GameState
+
+_new = object.__new__
+_set = object.__setattr__
 
 
 def takeable(s: GameState, seat: int) -> list[int]:
@@ -72,40 +75,46 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     Buy actions: one per distinct minimal payment (R-buy-3) up to interchangeable cards;
     insurance: one per distinct choice (R-pay-6, R-pay-6a). Pass only when nothing else is
     legal (R-turn-3). Token draft: one per colour (R-setup-5).
+
+    The take, reserve, choose_token and pass actions are shared objects (``is_listed`` checks
+    them cheaply); a buy or insure action is built for this state and remembers it
+    (``Action._of``), so that ``apply_action`` accepts it without checking it again
+    (``was_listed``).
     """
     if type(seat) is not int or seat != state.to_act:
         return []
     phase = state.phase
     if phase == "turn":
-        goods = turn_goods(state, seat)
+        goods = state._goods
+        if goods is None:
+            goods = turn_goods(state, seat)
         acts: list[Action] = list(map(TAKE.__getitem__, goods))
-        if state.reservations[seat] is None:
+        res = state.reservations
+        if res[seat] is None:
             acts += map(RESERVE.__getitem__, reservable(state, seat))
         if goods:
             hand = state.hands[seat]
             cost = sum(map(VALUE.__getitem__, goods))
             if sum(map(VALUE.__getitem__, hand)) >= cost:
-                acts += map(buy_of, minimal_payments(hand, cost))
+                for payment in minimal_payments(hand, cost):
+                    b = _new(Buy)
+                    _set(b, "payment", payment)
+                    _set(b, "_of", state)
+                    acts.append(b)
         if not acts:
             acts.append(PASS)
-    elif phase == "token_draft":
-        acts = list(CHOOSE_TOKEN)
-    elif phase == "insurance":
-        acts = [insure_of(d, g) for d, g in insurance_options(state, seat)]
-    else:
-        return []
-    # Remembered with the state (it never changes), so that ``apply_action`` accepts one of
-    # these very objects without checking it again (``was_listed``). Kept alive with the
-    # state, their ids cannot be reused by other objects meanwhile.
-    state._listed = (set(map(id, acts)), tuple(acts))
-    return acts
+        return acts
+    if phase == "token_draft":
+        return list(CHOOSE_TOKEN)
+    if phase == "insurance":
+        return [insure_of(d, g, state) for d, g in insurance_options(state, seat)]
+    return []
 
 
 def was_listed(state: GameState, seat: int, action: Action) -> bool:
-    """Whether ``action`` is one of the very objects that ``legal_actions(state, seat)``
+    """Whether ``action`` is a buy or insure object that ``legal_actions(state, seat)``
     returned (so it is listed: ``is_listed`` need not be asked)."""
-    listed = state._listed
-    return listed is not None and seat == state.to_act and id(action) in listed[0]
+    return action._of is state and seat == state.to_act
 
 
 _PHASE_KINDS = {"token_draft": ("choose_token",), "insurance": ("insure",),

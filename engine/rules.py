@@ -16,7 +16,7 @@ from .actions import _KINDS, Action, action_from_json
 from .cards import COLOR, COLORS, EDO
 from .deck import refresh
 from .errors import IllegalAction
-from .legal import goods_cost, goods_of, is_listed, turn_goods, was_listed
+from .legal import goods_cost, goods_of, is_listed, turn_goods
 from .refusal import explain_refusal
 from .state import GameState
 
@@ -51,10 +51,20 @@ def _guarded(state, seat, action, ev):
         action = action_from_json(action)
     if type(seat) is not int or not 0 <= seat < state.num_players:
         raise IllegalAction("malformed", "no such seat")
-    if not was_listed(state, seat, action) and not is_listed(state, seat, action):
+    kind = action.type
+    if kind == "take":
+        # ``is_listed`` for a take, inline (the commonest action): a card the active player
+        # may take.
+        if (seat != state.to_act or state.phase != "turn"
+                or action.card not in turn_goods(state, seat)):
+            raise explain_refusal(state, seat, action)
+        s = state.copy()
+        _take(s, seat, action, ev)
+        return s
+    # ``was_listed``, inline: a buy or insure object listed for this very state.
+    if (action._of is not state or seat != state.to_act) and not is_listed(state, seat, action):
         raise explain_refusal(state, seat, action)
     s = state.copy()
-    kind = action.type
     if kind == "buy":
         _buy(s, seat, action, ev, turn_goods(state, seat))
     else:
@@ -82,28 +92,31 @@ def _take(s: GameState, seat: int, action, ev) -> None:
     """R-take-1: take an unreserved or own reserved Market card into the hand; R-take-2: no
     hand limit."""
     card = action.card
-    if s.reservations[seat] == card:
-        _free_piece(s, seat)
+    res = s.reservations
+    if res[seat] == card:
+        s.reservations = res[:seat] + (None,) + res[seat + 1:]          # ``_free_piece``
     market = s.market
     i = market.index(card)
     s.market = market[:i] + market[i + 1:]
-    s.hands = _with(s.hands, seat, s.hands[seat] + (card,))
+    hands = s.hands
+    s.hands = hands[:seat] + (hands[seat] + (card,),) + hands[seat + 1:]
     s.passes = 0
     if ev is not None:
         ev.append({"type": "take", "seat": seat, "card": card, "visible_to": None})
-    _next_turn(s, ev)
+    _begin_turn(s, (s.turn + 1) % s.num_players, ev)                    # ``_next_turn``
 
 
 def _reserve(s: GameState, seat: int, action, ev) -> None:
     """R-reserve-1, R-reserve-2: put the free Reservation piece on an unreserved Market or
     Farm card."""
     card = action.card
-    where = "market" if card in s.market else "farm"
-    s.reservations = _with(s.reservations, seat, card)
+    res = s.reservations
+    s.reservations = res[:seat] + (card,) + res[seat + 1:]
     s.passes = 0
     if ev is not None:
+        where = "market" if card in s.market else "farm"
         ev.append({"type": "reserve", "seat": seat, "card": card, "where": where, "visible_to": None})
-    _next_turn(s, ev)
+    _begin_turn(s, (s.turn + 1) % s.num_players, ev)                    # ``_next_turn``
 
 
 def _buy(s: GameState, seat: int, action, ev, goods: tuple[int, ...]) -> None:
@@ -199,7 +212,14 @@ def _begin_turn(s: GameState, seat: int, ev) -> None:
     s.to_act = seat
     if ev is not None:
         ev.append({"type": "turn_started", "seat": seat, "visible_to": None})
-    goods = goods_of(s.market, s.reservations, seat)
+    market = s.market
+    goods = market                                   # ``goods_of``, inline
+    res = s.reservations
+    own = res[seat]
+    for card in res:
+        if card is not None and card != own and card in goods:
+            i = goods.index(card)
+            goods = goods[:i] + goods[i + 1:]
     if goods:
         s._goods = goods              # the last change to this state: remembered for it
     else:

@@ -30,7 +30,6 @@ def new_game(num_players: int, seed: int, rules_version: int = RULES_VERSION) ->
         raise ValueError(f"unknown rules version {rules_version!r} (known: {RULES_VERSIONS})")
     s = GameState.__new__(GameState)
     s._goods = None
-    s._listed = None
     s.rules_version = rules_version
     s.num_players = num_players
     s.seed = seed

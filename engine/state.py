@@ -48,11 +48,10 @@ class GameState:
 
     # Not part of the state (never compared, not in the JSON): what the engine already worked
     # out for this very state, so it is not worked out twice (legal.py). ``_goods``: the
-    # Market cards the active player may take (a tuple), set as the turn begins; ``_listed``:
-    # the actions ``legal_actions`` listed, as (their ids, the actions). Every new
-    # state starts with None for both, and a state is never changed once the action that
-    # made it returns, so neither goes stale.
-    __slots__ = _SLOTS + ("_goods", "_listed")
+    # Market cards the active player may take (a tuple), set as the turn begins. Every new
+    # state starts with None, and a state is never changed once the action that made it
+    # returns, so it never goes stale.
+    __slots__ = _SLOTS + ("_goods",)
 
     # -- cheap copies ------------------------------------------------------------------
     def copy(self) -> "GameState":
@@ -84,7 +83,6 @@ class GameState:
         new.end_reason = self.end_reason
         new.rules_version = self.rules_version
         new._goods = None
-        new._listed = None
         return new
 
     def __eq__(self, other: object) -> bool:
@@ -195,7 +193,6 @@ def _from_json(obj: dict) -> GameState:
     s = GameState.__new__(GameState)
     sa = object.__setattr__
     sa(s, "_goods", None)
-    sa(s, "_listed", None)
     sa(s, "num_players", n)
     version = obj.get("rules_version", 1)
     if type(version) is not int or version not in RULES_VERSIONS:
