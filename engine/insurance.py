@@ -7,6 +7,7 @@ goods. Legality depends only on the shapes, so ``colour_shapes`` lists them once
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import product
 
 from .cards import COLOR, ICONS, VALUE
@@ -31,6 +32,15 @@ def discard_shapes(twos: int, threes: int, k: int) -> list[tuple[int, int]]:
     return out
 
 
+@lru_cache(maxsize=None)
+def _colour_shapes(twos: int, threes: int, at_risk: int) -> tuple[tuple[int, int, int], ...]:
+    """``ColourChoice.shapes`` of ``twos`` value-2 and ``threes`` value-3 icon cards and
+    ``at_risk`` uninsured goods of one colour (cached: a few small counts)."""
+    icons = 2 * twos + threes
+    return tuple((a, b, k) for k in range(min(at_risk, icons) + 1)
+                 for a, b in discard_shapes(twos, threes, k))
+
+
 class ColourChoice:
     """One sinking colour's insurance situation for one seat: the hand cards with icons
     (``twos``, ``threes``, in hand order), the uninsured goods by value (``goods``, in
@@ -39,16 +49,25 @@ class ColourChoice:
     __slots__ = ("twos", "threes", "goods", "shapes")
 
     def __init__(self, s: GameState, seat: int, col: int) -> None:
-        self.twos = [c for c in s.hands[seat] if COLOR[c] == col and VALUE[c] == 2]
-        self.threes = [c for c in s.hands[seat] if COLOR[c] == col and VALUE[c] == 3]
-        self.goods: dict[int, list[int]] = {}
+        twos: list[int] = []
+        threes: list[int] = []
+        for c in s.hands[seat]:
+            if COLOR[c] == col:
+                v = VALUE[c]
+                if v == 2:
+                    twos.append(c)
+                elif v == 3:
+                    threes.append(c)
+        self.twos = twos
+        self.threes = threes
+        goods: dict[int, list[int]] = {}
+        at_risk = 0
         for c, insured in s.goods[seat]:
-            if COLOR[c] == col and not insured:
-                self.goods.setdefault(VALUE[c], []).append(c)
-        icons = 2 * len(self.twos) + len(self.threes)
-        at_risk = sum(len(g) for g in self.goods.values())
-        self.shapes = [(a, b, k) for k in range(min(at_risk, icons) + 1)
-                       for a, b in discard_shapes(len(self.twos), len(self.threes), k)]
+            if not insured and COLOR[c] == col:
+                goods.setdefault(VALUE[c], []).append(c)
+                at_risk += 1
+        self.goods = goods
+        self.shapes = _colour_shapes(len(twos), len(threes), at_risk)
 
     def options(self) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
         """Every distinct (discard, goods) of this colour: per shape, every choice of goods up
@@ -61,9 +80,13 @@ class ColourChoice:
             by_k.setdefault(k, []).append((a, b))
         for k, discards in by_k.items():
             for split in splits(caps, k):
-                chosen = tuple(c for v, n in zip(values, split) for c in self.goods[v][:n])
+                chosen: list[int] = []
+                for v, n in zip(values, split):
+                    if n:
+                        chosen += self.goods[v][:n]
+                picked = tuple(chosen)
                 for a, b in discards:
-                    out.append((tuple(self.twos[:a] + self.threes[:b]), chosen))
+                    out.append((tuple(self.twos[:a] + self.threes[:b]), picked))
         return out
 
 
@@ -72,8 +95,17 @@ def insurance_options(s: GameState, seat: int) -> list[tuple[tuple[int, ...], tu
     sinking colour any number of its uninsured goods (distinct up to value) with a minimal
     discard of that colour's icon cards covering them; insuring nothing included (first)."""
     per_colour = [ColourChoice(s, seat, col).options() for col in s.sinking]
-    return [(tuple(c for d, _ in combo for c in d), tuple(c for _, g in combo for c in g))
-            for combo in product(*per_colour)]
+    if len(per_colour) == 1:                     # one sinking colour: its choices as they are
+        return per_colour[0]
+    out = []
+    for combo in product(*per_colour):
+        discard: tuple[int, ...] = ()
+        goods: tuple[int, ...] = ()
+        for d, g in combo:
+            discard += d
+            goods += g
+        out.append((discard, goods))
+    return out
 
 
 def may_insure(s: GameState, seat: int) -> bool:

@@ -10,7 +10,7 @@ rule is written twice. Why an action is refused is explained separately (refusal
 """
 from __future__ import annotations
 
-from .actions import CHOOSE_TOKEN, PASS, RESERVE, TAKE, Action, Buy, insure_of
+from .actions import CHOOSE_TOKEN, PASS, RESERVE, TAKE, Action, Buy, Insure
 from .coins import minimal_payments, payment_shapes, shape_of
 from .cards import VALUE
 from .insurance import insurance_listed, insurance_options
@@ -90,24 +90,33 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
             goods = turn_goods(state, seat)
         acts: list[Action] = list(map(TAKE.__getitem__, goods))
         res = state.reservations
-        if res[seat] is None:
-            acts += map(RESERVE.__getitem__, reservable(state, seat))
-        if goods:
-            hand = state.hands[seat]
-            cost = sum(map(VALUE.__getitem__, goods))
-            if sum(map(VALUE.__getitem__, hand)) >= cost:
-                for payment in minimal_payments(hand, cost):
-                    b = _new(Buy)
-                    _set(b, "payment", payment)
-                    _set(b, "_of", state)
-                    acts.append(b)
+        if res[seat] is None:                        # ``reservable``, inline
+            cards = state.market + state.farm
+            for card in res:
+                if card is not None and card in cards:
+                    i = cards.index(card)
+                    cards = cards[:i] + cards[i + 1:]
+            acts += map(RESERVE.__getitem__, cards)
+        if goods:                                    # (no payment when the hand is short)
+            for payment in minimal_payments(state.hands[seat], sum(map(VALUE.__getitem__, goods))):
+                b = _new(Buy)
+                _set(b, "payment", payment)
+                _set(b, "_of", state)
+                acts.append(b)
         if not acts:
             acts.append(PASS)
         return acts
     if phase == "token_draft":
         return list(CHOOSE_TOKEN)
     if phase == "insurance":
-        return [insure_of(d, g, state) for d, g in insurance_options(state, seat)]
+        acts = []
+        for discard, goods in insurance_options(state, seat):
+            a = _new(Insure)                         # ``insure_of``, inline
+            _set(a, "discard", discard)
+            _set(a, "goods", goods)
+            _set(a, "_of", state)
+            acts.append(a)
+        return acts
     return []
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from . import payment as pay_rules
 from .actions import _KINDS, Action, action_from_json
-from .cards import COLOR, COLORS, EDO
+from .cards import COLOR, COLORS, EDO, NUM_CARDS
 from .deck import refresh
 from .errors import IllegalAction
 from .legal import goods_cost, goods_of, is_listed, turn_goods
@@ -124,12 +124,17 @@ def _buy(s: GameState, seat: int, action, ev, goods: tuple[int, ...]) -> None:
     (R-buy-1..3, checked by ``is_listed``); move the ships; pay out if a ship reached Edo;
     then refresh. ``goods``: ``takeable`` before the purchase (R-buy-1)."""
     payment = action.payment                                     # R-buy-1: goods
-    s.hands = _with(s.hands, seat, tuple([c for c in s.hands[seat] if c not in payment]))
-    s.discard = s.discard + tuple(payment)                       # R-buy-4
-    s.goods = _with(s.goods, seat, s.goods[seat] + tuple([(c, False) for c in goods]))
-    s.market = tuple([c for c in s.market if c not in goods])
-    if s.reservations[seat] in goods:
-        _free_piece(s, seat)
+    hands = s.hands
+    s.hands = hands[:seat] + (tuple([c for c in hands[seat] if c not in payment]),) + hands[seat + 1:]
+    s.discard = s.discard + payment                              # R-buy-4
+    owned = s.goods
+    s.goods = (owned[:seat] + (owned[seat] + tuple(map(_UNINSURED.__getitem__, goods)),)
+               + owned[seat + 1:])
+    market = s.market
+    s.market = () if len(goods) == len(market) else tuple([c for c in market if c not in goods])
+    res = s.reservations
+    if res[seat] in goods:
+        s.reservations = res[:seat] + (None,) + res[seat + 1:]  # ``_free_piece``
     s.passes = 0
     if ev is not None:
         ev.append({"type": "buy", "seat": seat, "goods": list(goods), "payment": list(payment),
@@ -229,6 +234,10 @@ def _begin_turn(s: GameState, seat: int, ev) -> None:
 def _free_piece(s: GameState, seat: int) -> None:
     """The Reservation piece returns to its player (R-reserve-3, R-buy-4, R-take-1)."""
     s.reservations = _with(s.reservations, seat, None)
+
+
+#: (card, False): the card as an uninsured good.
+_UNINSURED: tuple[tuple[int, bool], ...] = tuple((c, False) for c in range(NUM_CARDS))
 
 
 def _with(tup: tuple, i: int, value) -> tuple:
