@@ -39,26 +39,31 @@ def pay(s: GameState, ev: list | None) -> str:
     ``"done"`` when the payment is complete (ships returned, R-pay-9) and the turn goes on
     to the refresh.
     """
-    at_edo = [col for col in range(4) if s.ships[col] == EDO]
+    ships = s.ships
+    at_edo = [col for col in range(4) if ships[col] == EDO]
     if ev is not None:
         ev.append({"type": "payment", "colors": [COLORS[c] for c in at_edo], "visible_to": None})
     order = clockwise_from(s, s.turn)
     goods = list(s.goods)
     vp_cards = list(s.vp_cards)
     vp_subs = list(s.vp_subs)
-    scored: dict[int, list[int]] = {p: [] for p in order}
+    tokens = list(s.tokens)
+    scored: list[list[int]] = [[] for _ in goods]        # by seat
+    color = COLOR
+    value = VALUE
     # R-pay-1, R-pay-2: scoring; R-pay-1a: colour by colour in colour order, and within a
     # colour the players clockwise from the active player.
     for col in at_edo:
         for p in order:
-            sold = [c for c, _ in goods[p] if COLOR[c] == col]
+            mine = goods[p]
+            sold = [c for c, _ in mine if color[c] == col]
             if not sold:
                 continue
-            goods[p] = tuple(g for g in goods[p] if COLOR[g[0]] != col)
-            price, value, vps = set_value(sold, s.tokens[p][col])
+            goods[p] = tuple([g for g in mine if color[g[0]] != col])
+            price, val, vps = set_value(sold, tokens[p][col])
             # R-pay-2a: the lowest values become VPs; a stable sort keeps equal values in
             # merchandise order (bought first, recorded first).
-            by_value = sorted(sold, key=VALUE.__getitem__)
+            by_value = sorted(sold, key=value.__getitem__)
             to_vp, rest = by_value[:vps], by_value[vps:]
             drawn = subs = 0
             extra = []
@@ -71,11 +76,12 @@ def pay(s: GameState, ev: list | None) -> str:
                     drawn += 1
             vp_cards[p] = vp_cards[p] + tuple(to_vp) + tuple(extra)
             vp_subs[p] += subs
-            s.discard = s.discard + tuple(rest)
+            if rest:
+                s.discard = s.discard + tuple(rest)
             scored[p].append(col)
             if ev is not None:
                 ev.append({"type": "sale", "seat": p, "color": COLORS[col], "cards": sold,
-                           "price": price, "value": value, "vp": vps, "discarded": rest,
+                           "price": price, "value": val, "vp": vps, "discarded": rest,
                            "drawn": drawn, "substitutes": subs, "visible_to": None})
     s.goods = tuple(goods)
     s.vp_cards = tuple(vp_cards)
@@ -86,7 +92,6 @@ def pay(s: GameState, ev: list | None) -> str:
                 ev.append({"type": "vp_total", "seat": p, "vp": s.vp(p), "visible_to": p})
     # R-pay-3: one token per colour scored (R-comp-4: the supply is unlimited, so nothing
     # limits the count).
-    tokens = list(s.tokens)
     for p in order:
         if scored[p]:
             t = list(tokens[p])
@@ -98,17 +103,18 @@ def pay(s: GameState, ev: list | None) -> str:
             tokens[p] = tuple(t)
     s.tokens = tuple(tokens)
     # R-pay-4: the end check, before the Black Tide.
-    if any(sum(t) >= TOKENS_TO_END for t in s.tokens):
-        end_game(s, "tokens", ev)
-        return "over"
+    for t in tokens:
+        if sum(t) >= TOKENS_TO_END:
+            end_game(s, "tokens", ev)
+            return "over"
     # R-pay-5: the Black Tide sinks every ship on a wave space.
-    sinking = tuple(col for col in range(4) if s.ships[col] in WAVES)
+    sinking = tuple([col for col in range(4) if ships[col] in WAVES])
     if sinking:
         s.sinking = sinking
         if ev is not None:
             ev.append({"type": "black_tide", "colors": [COLORS[c] for c in sinking],
                        "visible_to": None})
-        queue = tuple(p for p in order if may_insure(s, p))
+        queue = tuple([p for p in order if may_insure(s, p)])
         if queue:
             s.phase = "insurance"
             s.insurance_queue = queue
