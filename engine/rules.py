@@ -61,6 +61,17 @@ def _guarded(state, seat, action, ev):
         s = state.copy()
         _take(s, seat, action, ev)
         return s
+    if kind == "reserve":
+        # ``is_listed`` for a reserve, inline: the active player's piece is free and the card
+        # an unreserved Market or Farm card (``reservable``).
+        card = action.card
+        res = state.reservations
+        if (seat != state.to_act or state.phase != "turn" or res[seat] is not None
+                or card in res or (card not in state.market and card not in state.farm)):
+            raise explain_refusal(state, seat, action)
+        s = state.copy()
+        _reserve(s, seat, action, ev)
+        return s
     # ``was_listed``, inline: a buy or insure object listed for this very state.
     if (action._of is not state or seat != state.to_act) and not is_listed(state, seat, action):
         raise explain_refusal(state, seat, action)

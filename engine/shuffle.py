@@ -77,16 +77,14 @@ def keyed_shuffle(seed: int, label: str, cards) -> list[int]:
     blocks = (n + 2) // 4                    # n - 1 numbers, 4 per block
     data = b"".join([sha256(prefix + str(b).encode("ascii")).digest() for b in range(blocks)])
     numbers = unpack(f">{4 * blocks}Q", data)
+    if n >= len(_LIMITS):
+        return _keyed_shuffle_slow(seed, label, cards)
     limits = _LIMITS
-    pos = 0
-    for i in range(n - 1, 0, -1):
-        m = i + 1
-        x = numbers[pos]
-        pos += 1
-        if x >= (limits[m] if m < len(limits) else _TWO64 - _TWO64 % m):
+    for m, x in zip(range(n, 1, -1), numbers):  # m = i + 1 for i = n-1 down to 1
+        if x >= limits[m]:
             return _keyed_shuffle_slow(seed, label, cards)
         j = x % m
-        order[i], order[j] = order[j], order[i]
+        order[m - 1], order[j] = order[j], order[m - 1]
     return order
 
 
