@@ -71,10 +71,27 @@ def minimal_payments(hand: tuple[int, ...], cost: int) -> list[tuple[int, ...]]:
     So the answer depends only on the kinds of the hand's cards: it is worked out once per
     (kinds of the hand sorted by kind, cost) as positions into the hand sorted by kind
     (``_payment_positions``), and each call only picks its cards at those positions."""
-    if sum(map(VALUE.__getitem__, hand)) < cost:
+    # The hand sorted by kind, stable (hand order within a kind), by sorting numbers
+    # kind * 256 + position: plain loops, cheaper than sum/sorted/map over KIND.__getitem__.
+    total = 0
+    order = []
+    i = 0
+    value = VALUE
+    kind256 = _KIND256
+    for c in hand:
+        total += value[c]
+        order.append(kind256[c] + i)
+        i += 1
+    if total < cost:
         return []
-    cards = tuple(sorted(hand, key=KIND.__getitem__))  # stable: hand order within a kind
-    key = (tuple(map(KIND.__getitem__, cards)), cost)
+    order.sort()
+    picked = []
+    kinds = []
+    for k in order:
+        picked.append(hand[k & 255])
+        kinds.append(k >> 8)
+    cards = tuple(picked)
+    key = (tuple(kinds), cost)
     pickers = _POSITIONS.get(key)
     if pickers is None:
         pickers = tuple(itemgetter(*p) if len(p) > 1 else itemgetter(slice(p[0], p[0] + 1))
@@ -85,6 +102,8 @@ def minimal_payments(hand: tuple[int, ...], cost: int) -> list[tuple[int, ...]]:
     return [pick(cards) for pick in pickers]
 
 
+#: card -> its KIND * 256 (a hand has at most 108 < 256 cards)
+_KIND256: tuple[int, ...] = tuple(k << 8 for k in KIND)
 #: (kinds of the hand sorted by kind, cost) -> one picker per payment: it takes the payment's
 #: cards (a tuple) from the hand sorted by kind (a tuple).
 _POSITIONS: dict[tuple[tuple[int, ...], int], tuple[itemgetter, ...]] = {}

@@ -136,11 +136,17 @@ def _buy(s: GameState, seat: int, action, ev, goods: tuple[int, ...]) -> None:
     then refresh. ``goods``: ``takeable`` before the purchase (R-buy-1)."""
     payment = action.payment                                     # R-buy-1: goods
     hands = s.hands
-    s.hands = hands[:seat] + (tuple([c for c in hands[seat] if c not in payment]),) + hands[seat + 1:]
+    kept = []
+    for c in hands[seat]:
+        if c not in payment:
+            kept.append(c)
+    s.hands = hands[:seat] + (tuple(kept),) + hands[seat + 1:]
     s.discard = s.discard + payment                              # R-buy-4
+    bought = []
+    for c in goods:
+        bought.append(_UNINSURED[c])
     owned = s.goods
-    s.goods = (owned[:seat] + (owned[seat] + tuple(map(_UNINSURED.__getitem__, goods)),)
-               + owned[seat + 1:])
+    s.goods = owned[:seat] + (owned[seat] + tuple(bought),) + owned[seat + 1:]
     market = s.market
     s.market = () if len(goods) == len(market) else tuple([c for c in market if c not in goods])
     res = s.reservations
