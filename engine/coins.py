@@ -99,7 +99,10 @@ def minimal_payments(hand: tuple[int, ...], cost: int) -> list[tuple[int, ...]]:
         if len(_POSITIONS) >= _POSITIONS_MAX:
             _POSITIONS.clear()
         _POSITIONS[key] = pickers
-    return [pick(cards) for pick in pickers]
+    out = []
+    for pick in pickers:
+        out.append(pick(cards))
+    return out
 
 
 #: card -> its KIND * 256 (a hand has at most 108 < 256 cards)

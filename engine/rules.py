@@ -148,7 +148,14 @@ def _buy(s: GameState, seat: int, action, ev, goods: tuple[int, ...]) -> None:
     owned = s.goods
     s.goods = owned[:seat] + (owned[seat] + tuple(bought),) + owned[seat + 1:]
     market = s.market
-    s.market = () if len(goods) == len(market) else tuple([c for c in market if c not in goods])
+    if len(goods) == len(market):
+        s.market = ()
+    else:
+        left = []
+        for c in market:
+            if c not in goods:
+                left.append(c)
+        s.market = tuple(left)
     res = s.reservations
     if res[seat] in goods:
         s.reservations = res[:seat] + (None,) + res[seat + 1:]  # ``_free_piece``
