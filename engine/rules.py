@@ -16,7 +16,7 @@ from .actions import _KINDS, Action, action_from_json
 from .cards import COLOR, COLORS, EDO, NUM_CARDS
 from .deck import refresh
 from .errors import IllegalAction
-from .legal import goods_cost, goods_of, is_listed, turn_goods
+from .legal import goods_cost, is_listed, turn_goods
 from .refusal import explain_refusal
 from .state import GameState
 
@@ -105,7 +105,7 @@ def _take(s: GameState, seat: int, action, ev) -> None:
     card = action.card
     res = s.reservations
     if res[seat] == card:
-        s.reservations = res[:seat] + (None,) + res[seat + 1:]          # ``_free_piece``
+        s.reservations = res[:seat] + (None,) + res[seat + 1:]  # the piece returns (R-take-1)
     market = s.market
     i = market.index(card)
     s.market = market[:i] + market[i + 1:]
@@ -158,7 +158,7 @@ def _buy(s: GameState, seat: int, action, ev, goods: tuple[int, ...]) -> None:
         s.market = tuple(left)
     res = s.reservations
     if res[seat] in goods:
-        s.reservations = res[:seat] + (None,) + res[seat + 1:]  # ``_free_piece``
+        s.reservations = res[:seat] + (None,) + res[seat + 1:]  # the piece returns (R-buy-4)
     s.passes = 0
     if ev is not None:
         ev.append({"type": "buy", "seat": seat, "goods": list(goods), "payment": list(payment),
@@ -253,11 +253,6 @@ def _begin_turn(s: GameState, seat: int, ev) -> None:
         s._goods = goods              # the last change to this state: remembered for it
     else:
         refresh(s, ev)
-
-
-def _free_piece(s: GameState, seat: int) -> None:
-    """The Reservation piece returns to its player (R-reserve-3, R-buy-4, R-take-1)."""
-    s.reservations = _with(s.reservations, seat, None)
 
 
 #: (card, False): the card as an uninsured good.
