@@ -1,0 +1,135 @@
+"""The group commit on SQLite in one process (app/live/commits.py): the batch straight to the
+driver. The rows must be stored exactly as the SQLAlchemy way stores them, a write lock held by
+another connection must neither block the loop nor lose an action, and a lost version check
+must still go the SQLAlchemy way."""
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from datetime import datetime
+
+from sqlalchemy import insert, select, text
+
+from app.db import make_engine
+from app.live.commits import Committer, Pending
+from app.live.fanout import LocalFanout
+from app.models import ActionRow, Room
+
+STATE = {"phase": "play", "hands": [[1, 2], [3]], "note": "ü€\u2028", "nested": {"3": None, "x": 1.5}}
+
+
+async def _rooms(db, n: int) -> list[int]:
+    async with db.begin() as conn:
+        for i in range(n):
+            await conn.execute(insert(Room).values(code=f"R{i:04d}", status="playing", version=0))
+        return list((await conn.scalars(select(Room.id).order_by(Room.id))).all())
+
+
+def _pending(room_id: int, version: int, at: datetime, tag: str = "") -> Pending:
+    row = {"room_id": room_id, "version": version + 1, "action_id": f"a{version}{tag}", "seat": 1,
+           "action": {"kind": "take", "cards": [1, 2], "why": "é"}, "events": [{"e": "x", "n": None}],
+           "created_at": at}
+    bump = {"room_id": room_id, "old_version": version, "new_version": version + 1, "new_status": "playing",
+            "state": {**STATE, "v": version}, "to_act": 2, "turn_at": at,
+            "deadline_at": at.replace(microsecond=0)}
+    return Pending(f"R{room_id}", row, bump)
+
+
+async def _stored(db) -> list[tuple]:
+    """The stored text of every column the commit writes (typeof too: text, not blob)."""
+    async with db.connect() as conn:
+        rooms = (await conn.execute(text(
+            "SELECT version, status, state, typeof(state), to_act, turn_at, typeof(turn_at), deadline_at"
+            " FROM rooms ORDER BY id"))).all()
+        actions = (await conn.execute(text(
+            "SELECT room_id, version, action_id, seat, action, events, created_at, typeof(created_at)"
+            " FROM actions ORDER BY room_id, version"))).all()
+    return [tuple(r) for r in rooms] + [tuple(a) for a in actions]
+
+
+async def _store_all(url: str, driver: bool) -> tuple[list[tuple], Committer]:
+    db = make_engine(url)
+    try:
+        ids = await _rooms(db, 3)
+        committer = Committer(db, LocalFanout())
+        committer._driver = driver
+        at = datetime(2026, 11, 30, 21, 5, 7, 120)
+        for version in range(2):  # one batch of three rooms, twice
+            ok = await asyncio.gather(*(committer.commit(_pending(i, version, at)) for i in ids))
+            assert ok == [True, True, True]
+        await committer.close()
+        return await _stored(db), committer
+    finally:
+        await db.dispose()
+
+
+def test_the_driver_stores_the_same_text_as_sqlalchemy(migrated_template, tmp_path):
+    import shutil
+    urls = []
+    for name in ("driver.db", "orm.db"):
+        shutil.copyfile(migrated_template, tmp_path / name)
+        urls.append(f"sqlite+aiosqlite:///{tmp_path / name}")
+
+    driven, by_driver = asyncio.run(_store_all(urls[0], True))
+    orm, by_orm = asyncio.run(_store_all(urls[1], False))
+    assert by_driver.batches == 2 and by_driver.stored == 6  # one transaction per batch
+    assert driven == orm
+    assert driven[0][:2] == (2, "playing") and driven[0][3] == "text" and driven[0][6] == "text"
+    assert driven[0][5] == "2026-11-30 21:05:07.000120" and driven[0][7] == "2026-11-30 21:05:07.000000"
+
+
+def test_a_write_lock_elsewhere_neither_blocks_the_loop_nor_loses_the_action(sqlite_url):
+    """Another connection (an `osaka` command, say) holds the write lock: the batch waits for it
+    in aiosqlite's thread (the busy timeout), the event loop keeps running, and the action is
+    stored once the lock is gone."""
+    path = sqlite_url.split("///", 1)[1]
+
+    async def scenario():
+        db = make_engine(sqlite_url)
+        try:
+            (room,) = await _rooms(db, 1)
+            committer = Committer(db, LocalFanout())
+            other = sqlite3.connect(path, isolation_level=None)
+            other.execute("BEGIN IMMEDIATE")
+            storing = asyncio.get_running_loop().create_task(committer.commit(_pending(room, 0, datetime(2026, 1, 1))))
+            ticks = 0
+            for _ in range(20):  # the loop keeps running while the writer waits
+                await asyncio.sleep(0.02)
+                ticks += 1
+            assert ticks == 20 and not storing.done()
+            other.execute("COMMIT")
+            other.close()
+            assert await asyncio.wait_for(storing, 30) is True
+            await committer.close()
+            async with db.connect() as conn:
+                assert await conn.scalar(select(Room.version).where(Room.id == room)) == 1
+                # the pragmas are as app/db.py sets them again
+                assert await conn.scalar(text("PRAGMA busy_timeout")) == 30_000
+                assert await conn.scalar(text("PRAGMA wal_autocheckpoint")) == 1000
+        finally:
+            await db.dispose()
+
+    asyncio.run(scenario())
+
+
+def test_a_lost_version_check_goes_the_sqlalchemy_way(sqlite_url):
+    """Two actions of one room from the same version in one batch: the driver's batch rolls
+    back, one by one the first is stored and the second refused; nothing half-stored."""
+    async def scenario():
+        db = make_engine(sqlite_url)
+        try:
+            (room,) = await _rooms(db, 1)
+            committer = Committer(db, LocalFanout())
+            at = datetime(2026, 1, 1)
+            results = await asyncio.gather(committer.commit(_pending(room, 0, at, "x")),
+                                           committer.commit(_pending(room, 0, at, "y")))
+            assert sorted(results) == [False, True]
+            await committer.close()
+            async with db.connect() as conn:
+                assert await conn.scalar(select(Room.version).where(Room.id == room)) == 1
+                assert (await conn.scalars(select(ActionRow.action_id))).all() in (["a0x"], ["a0y"])
+                assert await conn.scalar(text("PRAGMA wal_autocheckpoint")) == 1000
+        finally:
+            await db.dispose()
+
+    asyncio.run(scenario())
