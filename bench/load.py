@@ -48,6 +48,8 @@ from http.cookiejar import CookieJar, DefaultCookiePolicy
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from app.testing.launcher import NO_ADDRESS_LIMITS, ServerProcess  # noqa: E402 - after the path
@@ -57,6 +59,7 @@ DRAIN_S = 5.0                 # after the window: wait this long for actions sti
 HTTP_CONCURRENCY = 8          # room setups at once per worker
 CONNECT_CONCURRENCY = 16      # WebSocket handshakes at once per worker
 PG_DB = "osaka_bench"
+EVENT_FRAME = '{"type":"event",'  # how the server's `event` frames begin (app/live/hub.dumps)
 
 
 # ============================================================== client worker (own process)
@@ -147,7 +150,9 @@ class Worker:
         from websockets.exceptions import ConnectionClosed
         try:
             async for raw in seat.ws:
-                msg = json.loads(raw)
+                if raw.startswith(EVENT_FRAME):  # a player acts on `state` frames only
+                    continue
+                msg = orjson.loads(raw)
                 kind = msg.get("type")
                 if kind == "state":
                     if msg["version"] > seat.version:
