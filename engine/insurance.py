@@ -115,12 +115,19 @@ def may_insure(s: GameState, seat: int) -> bool:
     (``discard_shapes`` for one good is not empty exactly when the hand holds a card of that
     colour with an icon, a 2 or a 3)."""
     sinking = s.sinking
-    at_risk = {COLOR[c] for c, insured in s.goods[seat] if not insured}
+    color = COLOR
+    at_risk = 0                                  # bit ``col``: a sinking colour's good at risk
+    for c, insured in s.goods[seat]:
+        if not insured:
+            col = color[c]
+            if col in sinking:
+                at_risk |= 1 << col
+    if not at_risk:
+        return False
+    icons = ICONS
     for c in s.hands[seat]:
-        if ICONS[c]:
-            col = COLOR[c]
-            if col in at_risk and col in sinking:
-                return True
+        if icons[c] and at_risk >> color[c] & 1:
+            return True
     return False
 
 

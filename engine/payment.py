@@ -40,15 +40,20 @@ def pay(s: GameState, ev: list | None) -> str:
     to the refresh.
     """
     ships = s.ships
-    at_edo = [col for col in range(4) if ships[col] == EDO]
+    at_edo = []
+    for col in _COLOURS:
+        if ships[col] == EDO:
+            at_edo.append(col)
     if ev is not None:
         ev.append({"type": "payment", "colors": [COLORS[c] for c in at_edo], "visible_to": None})
-    order = clockwise_from(s, s.turn)
+    n = s.num_players
+    turn = s.turn
+    order = list(range(turn, n)) + list(range(turn))     # ``clockwise_from``, inline
     goods = list(s.goods)
     vp_cards = list(s.vp_cards)
     vp_subs = list(s.vp_subs)
     tokens = list(s.tokens)
-    scored: list[list[int]] = [[] for _ in goods]        # by seat
+    scored: list[list[int]] = [[], [], [], []]           # by seat (at most 4)
     color = COLOR
     value = VALUE
     # R-pay-1, R-pay-2: scoring; R-pay-1a: colour by colour in colour order, and within a
@@ -56,14 +61,33 @@ def pay(s: GameState, ev: list | None) -> str:
     for col in at_edo:
         for p in order:
             mine = goods[p]
-            sold = [c for c, _ in mine if color[c] == col]
+            if not mine:
+                continue
+            sold = []
+            kept = []
+            low = 5
+            high = 0
+            for g in mine:
+                c = g[0]
+                if color[c] == col:
+                    sold.append(c)
+                    v = value[c]
+                    if v > high:
+                        high = v
+                    if v < low:
+                        low = v
+                else:
+                    kept.append(g)
             if not sold:
                 continue
-            goods[p] = tuple([g for g in mine if color[g[0]] != col])
-            price, val, vps = set_value(sold, tokens[p][col])
+            goods[p] = tuple(kept)
+            # ``set_value``, inline
+            price = high + tokens[p][col]
+            val = -(-(price * len(sold)) // 5) * 5
+            vps = val // 5
             # R-pay-2a: the lowest values become VPs; a stable sort keeps equal values in
             # merchandise order (bought first, recorded first).
-            by_value = sorted(sold, key=value.__getitem__)
+            by_value = sold if low == high else sorted(sold, key=value.__getitem__)
             to_vp, rest = by_value[:vps], by_value[vps:]
             drawn = subs = 0
             extra = []
@@ -75,7 +99,8 @@ def pay(s: GameState, ev: list | None) -> str:
                     extra.append(card)
                     drawn += 1
             vp_cards[p] = vp_cards[p] + tuple(to_vp) + tuple(extra)
-            vp_subs[p] += subs
+            if subs:
+                vp_subs[p] += subs
             if rest:
                 s.discard = s.discard + tuple(rest)
             scored[p].append(col)
@@ -108,34 +133,52 @@ def pay(s: GameState, ev: list | None) -> str:
             end_game(s, "tokens", ev)
             return "over"
     # R-pay-5: the Black Tide sinks every ship on a wave space.
-    sinking = tuple([col for col in range(4) if ships[col] in WAVES])
+    sinking = []
+    for col in _COLOURS:
+        if ships[col] in WAVES:
+            sinking.append(col)
     if sinking:
-        s.sinking = sinking
+        s.sinking = sinking = tuple(sinking)
         if ev is not None:
             ev.append({"type": "black_tide", "colors": [COLORS[c] for c in sinking],
                        "visible_to": None})
-        queue = tuple([p for p in order if may_insure(s, p)])
+        queue = []
+        for p in order:
+            if may_insure(s, p):
+                queue.append(p)
         if queue:
             s.phase = "insurance"
-            s.insurance_queue = queue
+            s.insurance_queue = queue = tuple(queue)
             s.to_act = queue[0]
             return "insurance"
     finish_tide(s, ev)
     return "done"
 
 
+_COLOURS = range(4)
+
+
 def finish_tide(s: GameState, ev: list | None) -> None:
     """After all insurance decisions: uninsured goods of sinking colours are lost
     (R-pay-8); ships at Edo return to Osaka and sunk ships to Anori (R-pay-9)."""
-    if s.sinking:
+    sinking = s.sinking
+    if sinking:
         goods = list(s.goods)
         lost_all = []
-        for p in clockwise_from(s, s.turn):
-            keep, lost = [], {}
+        color = COLOR
+        n = s.num_players
+        turn = s.turn
+        for p in list(range(turn, n)) + list(range(turn)):   # ``clockwise_from``, inline
+            keep = []
+            lost: dict[int, list[int]] = {}
             for g in goods[p]:
-                col = COLOR[g[0]]
-                if col in s.sinking and not g[1]:
-                    lost.setdefault(col, []).append(g[0])
+                c = g[0]
+                col = color[c]
+                if col in sinking and not g[1]:
+                    if col in lost:
+                        lost[col].append(c)
+                    else:
+                        lost[col] = [c]
                 else:
                     keep.append(g)
             if lost:
@@ -148,8 +191,8 @@ def finish_tide(s: GameState, ev: list | None) -> None:
         s.goods = tuple(goods)
         s.discard = s.discard + tuple(lost_all)
     ships = list(s.ships)
-    for col in range(4):
-        if ships[col] == EDO or col in s.sinking:
+    for col in _COLOURS:
+        if ships[col] == EDO or col in sinking:
             to = OSAKA if ships[col] == EDO else ANORI
             if ev is not None:
                 ev.append({"type": "ship_returned", "color": COLORS[col], "from": ships[col],
