@@ -69,33 +69,38 @@ def minimal_payments(hand: tuple[int, ...], cost: int) -> list[tuple[int, ...]]:
     colour by colour, and of each kind the first cards in hand order.
 
     So the answer depends only on the kinds of the hand's cards: it is worked out once per
-    (kinds of the hand sorted by kind, cost) as positions into the hand sorted by kind
+    (multiset of the kinds of the hand, cost) as positions into the hand sorted by kind
     (``_payment_positions``), and each call only picks its cards at those positions."""
-    # The hand sorted by kind, stable (hand order within a kind), by sorting numbers
-    # kind * 256 + position: plain loops, cheaper than sum/sorted/map over KIND.__getitem__.
+    # The total (to stop early when the hand is short) and the kinds as one number (4 bits
+    # per kind: at most 11 cards share one); then the hand sorted by kind, stable (hand order
+    # within a kind), by sorting numbers kind * 256 + position: plain loops, cheaper than
+    # sum/sorted/map over KIND.__getitem__.
     total = 0
-    order = []
-    i = 0
+    kinds = 0
     value = VALUE
-    kind256 = _KIND256
+    bits = _KIND_BITS
     for c in hand:
         total += value[c]
-        order.append(kind256[c] + i)
-        i += 1
+        kinds += bits[c]
     if total < cost:
         return []
+    order = []
+    i = 0
+    kind256 = _KIND256
+    for c in hand:
+        order.append(kind256[c] + i)
+        i += 1
     order.sort()
     picked = []
-    kinds = []
     for k in order:
         picked.append(hand[k & 255])
-        kinds.append(k >> 8)
     cards = tuple(picked)
-    key = (tuple(kinds), cost)
+    key = kinds << 9 | cost                      # cost <= 336, the value of all 108 cards
     pickers = _POSITIONS.get(key)
     if pickers is None:
+        sorted_kinds = tuple([k >> 8 for k in order])
         pickers = tuple(itemgetter(*p) if len(p) > 1 else itemgetter(slice(p[0], p[0] + 1))
-                        for p in _payment_positions(key[0], cost))
+                        for p in _payment_positions(sorted_kinds, cost))
         if len(_POSITIONS) >= _POSITIONS_MAX:
             _POSITIONS.clear()
         _POSITIONS[key] = pickers
@@ -105,11 +110,13 @@ def minimal_payments(hand: tuple[int, ...], cost: int) -> list[tuple[int, ...]]:
     return out
 
 
+#: card -> 16 ** its KIND: a hand's sum counts its cards per kind, 4 bits each
+_KIND_BITS: tuple[int, ...] = tuple(1 << 4 * k for k in KIND)
 #: card -> its KIND * 256 (a hand has at most 108 < 256 cards)
 _KIND256: tuple[int, ...] = tuple(k << 8 for k in KIND)
-#: (kinds of the hand sorted by kind, cost) -> one picker per payment: it takes the payment's
-#: cards (a tuple) from the hand sorted by kind (a tuple).
-_POSITIONS: dict[tuple[tuple[int, ...], int], tuple[itemgetter, ...]] = {}
+#: (the hand's ``_KIND_BITS`` sum) * 512 + cost -> one picker per payment: it takes the
+#: payment's cards (a tuple) from the hand sorted by kind (a tuple).
+_POSITIONS: dict[int, tuple[itemgetter, ...]] = {}
 _POSITIONS_MAX = 100_000
 
 
