@@ -55,8 +55,12 @@ def _guarded(state, seat, action, ev):
     if kind == "take":
         # ``is_listed`` for a take, inline (the commonest action): a card the active player
         # may take.
-        if (seat != state.to_act or state.phase != "turn"
-                or action.card not in turn_goods(state, seat)):
+        if seat != state.to_act or state.phase != "turn":
+            raise explain_refusal(state, seat, action)
+        goods = state._goods
+        if goods is None:
+            goods = turn_goods(state, seat)
+        if action.card not in goods:
             raise explain_refusal(state, seat, action)
         s = state.copy()
         _take(s, seat, action, ev)
@@ -77,7 +81,8 @@ def _guarded(state, seat, action, ev):
         raise explain_refusal(state, seat, action)
     s = state.copy()
     if kind == "buy":
-        _buy(s, seat, action, ev, turn_goods(state, seat))
+        goods = state._goods
+        _buy(s, seat, action, ev, turn_goods(state, seat) if goods is None else goods)
     else:
         _EFFECTS[kind](s, seat, action, ev)
     return s
@@ -103,14 +108,17 @@ def _take(s: GameState, seat: int, action, ev) -> None:
     """R-take-1: take an unreserved or own reserved Market card into the hand; R-take-2: no
     hand limit."""
     card = action.card
-    res = s.reservations
-    if res[seat] == card:
-        s.reservations = res[:seat] + (None,) + res[seat + 1:]  # the piece returns (R-take-1)
-    market = s.market
-    i = market.index(card)
-    s.market = market[:i] + market[i + 1:]
-    hands = s.hands
-    s.hands = hands[:seat] + (hands[seat] + (card,),) + hands[seat + 1:]
+    # A tuple changed at one place through a list: cheaper than slicing and concatenating.
+    if s.reservations[seat] == card:
+        res = list(s.reservations)
+        res[seat] = None                                  # the piece returns (R-take-1)
+        s.reservations = tuple(res)
+    market = list(s.market)
+    market.remove(card)
+    s.market = tuple(market)
+    hands = list(s.hands)
+    hands[seat] += (card,)
+    s.hands = tuple(hands)
     s.passes = 0
     if ev is not None:
         ev.append({"type": "take", "seat": seat, "card": card, "visible_to": None})
@@ -121,8 +129,9 @@ def _reserve(s: GameState, seat: int, action, ev) -> None:
     """R-reserve-1, R-reserve-2: put the free Reservation piece on an unreserved Market or
     Farm card."""
     card = action.card
-    res = s.reservations
-    s.reservations = res[:seat] + (card,) + res[seat + 1:]
+    res = list(s.reservations)
+    res[seat] = card
+    s.reservations = tuple(res)
     s.passes = 0
     if ev is not None:
         where = "market" if card in s.market else "farm"
@@ -135,18 +144,21 @@ def _buy(s: GameState, seat: int, action, ev, goods: tuple[int, ...]) -> None:
     (R-buy-1..3, checked by ``is_listed``); move the ships; pay out if a ship reached Edo;
     then refresh. ``goods``: ``takeable`` before the purchase (R-buy-1)."""
     payment = action.payment                                     # R-buy-1: goods
-    hands = s.hands
+    hands = list(s.hands)
     kept = []
     for c in hands[seat]:
         if c not in payment:
             kept.append(c)
-    s.hands = hands[:seat] + (tuple(kept),) + hands[seat + 1:]
+    hands[seat] = tuple(kept)
+    s.hands = tuple(hands)
     s.discard = s.discard + payment                              # R-buy-4
-    bought = []
+    uninsured = _UNINSURED
+    owned = list(s.goods)
+    mine = list(owned[seat])
     for c in goods:
-        bought.append(_UNINSURED[c])
-    owned = s.goods
-    s.goods = owned[:seat] + (owned[seat] + tuple(bought),) + owned[seat + 1:]
+        mine.append(uninsured[c])
+    owned[seat] = tuple(mine)
+    s.goods = tuple(owned)
     market = s.market
     if len(goods) == len(market):
         s.market = ()
@@ -156,18 +168,20 @@ def _buy(s: GameState, seat: int, action, ev, goods: tuple[int, ...]) -> None:
             if c not in goods:
                 left.append(c)
         s.market = tuple(left)
-    res = s.reservations
-    if res[seat] in goods:
-        s.reservations = res[:seat] + (None,) + res[seat + 1:]  # the piece returns (R-buy-4)
+    if s.reservations[seat] in goods:
+        res = list(s.reservations)
+        res[seat] = None                                  # the piece returns (R-buy-4)
+        s.reservations = tuple(res)
     s.passes = 0
     if ev is not None:
         ev.append({"type": "buy", "seat": seat, "goods": list(goods), "payment": list(payment),
                    "cost": goods_cost(goods), "visible_to": None})        # R-buy-2
     counts = [0, 0, 0, 0]                                        # R-buy-5
+    color = COLOR
     for c in goods:
-        counts[COLOR[c]] += 1
+        counts[color[c]] += 1
     ships = list(s.ships)
-    for col in range(4):
+    for col in _COLOURS:
         n = counts[col]
         if n:
             was = ships[col]
@@ -179,11 +193,12 @@ def _buy(s: GameState, seat: int, action, ev, goods: tuple[int, ...]) -> None:
                            "to": to, "visible_to": None})
             ships[col] = to
     s.ships = tuple(ships)
-    if EDO in s.ships:                                           # R-buy-6
+    if EDO in ships:                                             # R-buy-6
         outcome = pay_rules.pay(s, ev)
         if outcome != "done":
             return
-    _after_purchase(s, ev)
+    refresh(s, ev)                                               # ``_after_purchase``
+    _begin_turn(s, (s.turn + 1) % s.num_players, ev)
 
 
 def _after_purchase(s: GameState, ev) -> None:
@@ -254,6 +269,8 @@ def _begin_turn(s: GameState, seat: int, ev) -> None:
     else:
         refresh(s, ev)
 
+
+_COLOURS = range(4)
 
 #: (card, False): the card as an uninsured good.
 _UNINSURED: tuple[tuple[int, bool], ...] = tuple((c, False) for c in range(NUM_CARDS))
