@@ -97,11 +97,10 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
             cost += VALUE[card]
         res = state.reservations
         if res[seat] is None:                        # ``reservable``, inline
-            cards = state.market + state.farm
+            cards = [*state.market, *state.farm]
             for card in res:
                 if card is not None and card in cards:
-                    i = cards.index(card)
-                    cards = cards[:i] + cards[i + 1:]
+                    cards.remove(card)
             for card in cards:
                 acts.append(RESERVE[card])
         if goods:                                    # (no payment when the hand is short)

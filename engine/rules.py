@@ -256,14 +256,16 @@ def _begin_turn(s: GameState, seat: int, ev) -> None:
     s.to_act = seat
     if ev is not None:
         ev.append({"type": "turn_started", "seat": seat, "visible_to": None})
-    market = s.market
-    goods = market                                   # ``goods_of``, inline
-    res = s.reservations
+    market = s.market                                # ``goods_of``, inline: the Market
+    res = s.reservations                             # without the cards others reserved
     own = res[seat]
+    left = None
     for card in res:
-        if card is not None and card != own and card in goods:
-            i = goods.index(card)
-            goods = goods[:i] + goods[i + 1:]
+        if card is not None and card != own and card in market:
+            if left is None:
+                left = list(market)
+            left.remove(card)
+    goods = market if left is None else tuple(left)
     if goods:
         s._goods = goods              # the last change to this state: remembered for it
     else:
