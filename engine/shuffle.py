@@ -77,14 +77,16 @@ def keyed_shuffle(seed: int, label: str, cards) -> list[int]:
     blocks = (n + 2) // 4                    # n - 1 numbers, 4 per block
     data = b"".join([sha256(prefix + str(b).encode("ascii")).digest() for b in range(blocks)])
     numbers = unpack(f">{4 * blocks}Q", data)
-    if n >= len(_LIMITS):
-        return _keyed_shuffle_slow(seed, label, cards)
-    limits = _LIMITS
-    for m, x in zip(range(n, 1, -1), numbers):  # m = i + 1 for i = n-1 down to 1
-        if x >= limits[m]:
-            return _keyed_shuffle_slow(seed, label, cards)
+    if n >= len(_LIMITS) or max(numbers) >= _LOWEST_LIMIT:
+        # A number may be rejected: check them one by one (every limit for m <= 128 is at
+        # least _LOWEST_LIMIT, so otherwise none is).
+        limits = _LIMITS
+        for m, x in zip(range(n, 1, -1), numbers):
+            if m >= len(limits) or x >= limits[m]:
+                return _keyed_shuffle_slow(seed, label, cards)
+    for i, m, x in zip(range(n - 1, 0, -1), range(n, 1, -1), numbers):  # i = n-1 down to 1
         j = x % m
-        order[m - 1], order[j] = order[j], order[m - 1]
+        order[i], order[j] = order[j], order[i]
     return order
 
 
@@ -99,6 +101,7 @@ def _keyed_shuffle_slow(seed: int, label: str, cards) -> list[int]:
 
 
 _LIMITS: tuple[int, ...] = (0,) + tuple(_TWO64 - _TWO64 % m for m in range(1, 129))
+_LOWEST_LIMIT = min(_LIMITS[1:])
 
 
 def keyed_choice(seed: int, label: str, items):
