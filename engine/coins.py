@@ -75,6 +75,8 @@ def minimal_payments(hand: tuple[int, ...], cost: int) -> list[tuple[int, ...]]:
     # per kind: at most 11 cards share one), in a plain loop (cheaper than sum/map over
     # VALUE.__getitem__); then the hand sorted by kind with a dict's __getitem__ as the key
     # (a tuple's __getitem__ is a slot wrapper, about 1.5x as slow as a key).
+    if cost > 5 * len(hand):                     # short even if every card were a 5
+        return []
     total = 0
     kinds = 0
     value = VALUE
