@@ -90,11 +90,10 @@ def minimal_payments(hand: tuple[int, ...], cost: int) -> list[tuple[int, ...]]:
     key = kinds << 9 | cost                      # cost <= 336, the value of all 108 cards
     pickers = _POSITIONS.get(key)
     if pickers is None:
-        sorted_kinds = tuple([KIND[c] for c in cards])
-        pickers = tuple(itemgetter(*p) if len(p) > 1 else itemgetter(slice(p[0], p[0] + 1))
-                        for p in _payment_positions(sorted_kinds, cost))
+        pickers = _pickers(cards, cost)
         if len(_POSITIONS) >= _POSITIONS_MAX:
             _POSITIONS.clear()
+            _GETTERS.clear()
         _POSITIONS[key] = pickers
     out = []
     for pick in pickers:
@@ -112,6 +111,24 @@ _POSITIONS: dict[int, tuple[itemgetter, ...]] = {}
 _POSITIONS_MAX = 100_000
 
 
+#: positions -> the picker of a payment at those positions (pickers are shared by hands)
+_GETTERS: dict[tuple[int, ...], itemgetter] = {}
+
+
+def _pickers(cards: tuple[int, ...], cost: int) -> tuple[itemgetter, ...]:
+    """One picker per payment of ``_payment_positions`` for ``cards`` (a hand sorted by kind):
+    ``itemgetter`` of its positions (a slice for one card, so that it also gives a tuple)."""
+    kind = KIND
+    out = []
+    for p in _payment_positions(tuple([kind[c] for c in cards]), cost):
+        getter = _GETTERS.get(p)
+        if getter is None:
+            getter = _GETTERS[p] = (itemgetter(*p) if len(p) > 1
+                                    else itemgetter(slice(p[0], p[0] + 1)))
+        out.append(getter)
+    return tuple(out)
+
+
 def _payment_positions(kinds: tuple[int, ...], cost: int) -> tuple[tuple[int, ...], ...]:
     """``minimal_payments`` of a hand whose cards, sorted by kind, have the kinds ``kinds``
     (KIND: value index * 4 + colour): each payment as positions into that sorted hand. Per
@@ -126,7 +143,15 @@ def _payment_positions(kinds: tuple[int, ...], cost: int) -> tuple[tuple[int, ..
         xs = _value_picks(c2, s2, 0)
         ys = _value_picks(c3, s3, n2)
         zs = _value_picks(c5, s5, n2 + n3)
-        out += [x + y + z for x in xs for y in ys for z in zs]
+        if len(ys) == 1 and len(zs) == 1:        # one way for the 3s and the 5s
+            tail = ys[0] + zs[0]
+            if tail:
+                for x in xs:
+                    out.append(x + tail)
+            else:
+                out += xs
+        else:
+            out += [x + y + z for x in xs for y in ys for z in zs]
     return tuple(out)
 
 
