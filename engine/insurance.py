@@ -41,6 +41,16 @@ def _colour_shapes(twos: int, threes: int, at_risk: int) -> tuple[tuple[int, int
                  for a, b in discard_shapes(twos, threes, k))
 
 
+@lru_cache(maxsize=None)
+def _by_goods(shapes: tuple[tuple[int, int, int], ...]) -> tuple[tuple[int, tuple], ...]:
+    """``shapes`` grouped by goods insured ``k``: ``((k, ((a, b), ...)), ...)``, the groups
+    and each group's discards in the order of ``shapes`` (cached: few distinct shapes)."""
+    by_k: dict[int, list[tuple[int, int]]] = {}
+    for a, b, k in shapes:
+        by_k.setdefault(k, []).append((a, b))
+    return tuple((k, tuple(discards)) for k, discards in by_k.items())
+
+
 class ColourChoice:
     """One sinking colour's insurance situation for one seat: the hand cards with icons
     (``twos``, ``threes``, in hand order), the uninsured goods by value (``goods``, in
@@ -72,21 +82,27 @@ class ColourChoice:
     def options(self) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
         """Every distinct (discard, goods) of this colour: per shape, every choice of goods up
         to value (goods of one value are interchangeable)."""
-        values = sorted(self.goods)
-        caps = tuple(len(self.goods[v]) for v in values)
+        goods = self.goods
+        values = sorted(goods)
+        caps = []
+        for v in values:
+            caps.append(len(goods[v]))
+        caps = tuple(caps)
+        twos, threes = self.twos, self.threes
         out = []
-        by_k: dict[int, list[tuple[int, int]]] = {}
-        for a, b, k in self.shapes:
-            by_k.setdefault(k, []).append((a, b))
-        for k, discards in by_k.items():
+        for k, discards in _by_goods(self.shapes):
+            if k == 0:                               # insuring nothing: (0, 0) only
+                for a, b in discards:
+                    out.append((tuple(twos[:a] + threes[:b]), ()))
+                continue
             for split in splits(caps, k):
                 chosen: list[int] = []
                 for v, n in zip(values, split):
                     if n:
-                        chosen += self.goods[v][:n]
+                        chosen += goods[v][:n]
                 picked = tuple(chosen)
                 for a, b in discards:
-                    out.append((tuple(self.twos[:a] + self.threes[:b]), picked))
+                    out.append((tuple(twos[:a] + threes[:b]), picked))
         return out
 
 
