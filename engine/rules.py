@@ -5,9 +5,10 @@ An action is applied only when it is listed (legal.py ``is_listed``: one legalit
 otherwise ``explain_refusal`` (refusal.py) names the reason. The effects below therefore
 check nothing.
 
-Reading order for a purchase: ``play`` → ``_checked`` → ``_buy`` (goods, ships) →
-``payment.pay`` (scoring, tokens, end check, Black Tide) → ``_after_purchase`` (refresh) →
-``_next_turn``.
+Reading order for a purchase: ``play`` → ``_guarded`` → ``_buy`` (goods, ships) →
+``payment.pay`` (scoring, tokens, end check, Black Tide) → ``_after_purchase`` (refresh, then
+the next turn; ``_buy`` does both inline, ``_insure`` calls it after the last insurance
+decision).
 """
 from __future__ import annotations
 
