@@ -8,7 +8,8 @@ warm-up: imports, caches such as ``coins.minimal_payments``' filled), once playi
 games twice. The difference of the two instruction totals is the cost of playing the games
 warm, and is divided by that pass's steps (a step = one ``legal_actions`` plus one
 ``apply_action``, the benchmark's ``random.choice`` included). Instruction counts do not
-depend on the machine's load, unlike timings. ``--root``: the directory whose ``engine``
+depend on the machine's load, unlike timings (``PYTHONHASHSEED=0``: string hashes, hence
+set and dict orders, are the same in every run). ``--root``: the directory whose ``engine``
 package is measured (default: this checkout), e.g. a copy of main's for a "before" figure;
 ``--keep``: keep the two callgrind output files there (for ``callgrind_annotate``).
 Figures and history: docs/performance.md.
@@ -53,7 +54,8 @@ def _callgrind(passes: int, args, out_dir: str) -> tuple[int, int]:
         ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable,
          os.path.abspath(__file__), "--child", str(passes), "--games", str(args.games),
          "--players", str(args.players), "--root", args.root],
-        capture_output=True, text=True, check=True)
+        capture_output=True, text=True, check=True,
+        env={**os.environ, "PYTHONHASHSEED": "0"})       # the same str hashes in every run
     found = re.search(r"Collected : (\d+)", proc.stderr)
     steps = re.search(r"steps (\d+)", proc.stdout)
     if not found or not steps:
