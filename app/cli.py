@@ -37,6 +37,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from .main import create_app
     from .shutdown import serve
+    from .ws_protocol import CoalescingWebSocketProtocol
     app = create_app(settings)
     gc_tuning.tune()  # after every import and the app: a large heap, rare full collections
     # Logging stays ours (JSON lines, app/logs.py): no uvicorn log config, no uvicorn access
@@ -47,7 +48,8 @@ def main(argv: list[str] | None = None) -> int:
           log_config=None, log_level=uvicorn_level(settings.log_level), access_log=False,
           proxy_headers=False, server_header=False,  # no `server: uvicorn` on every answer
           ws_max_size=settings.ws_max_size, ws_ping_interval=settings.ws_ping_interval_s,
-          ws_ping_timeout=settings.ws_ping_timeout_s)
+          ws_ping_timeout=settings.ws_ping_timeout_s,
+          ws=CoalescingWebSocketProtocol)  # uvicorn's sansio protocol, one write per loop pass
     return 0
 
 

@@ -36,6 +36,10 @@ def make_engine(url: str) -> AsyncEngine:
             # sleeps 1..100 ms between tries (seconds of tail latency under load, see
             # docs/performance.md). The pool's FIFO queue hands the connection over at once.
             kwargs.update(pool_size=1, max_overflow=0, pool_timeout=SQLITE_BUSY_TIMEOUT_MS / 1000)
+        # No ROLLBACK for a connection that comes back without a transaction open (the
+        # group commit's, every committed session's): the reset event below rolls back only
+        # what is open. https://docs.sqlalchemy.org/en/20/core/pooling.html#custom-reset-on-return-schemes
+        kwargs["pool_reset_on_return"] = None
     else:
         kwargs["pool_pre_ping"] = True
     engine = create_async_engine(url, **kwargs)
@@ -55,6 +59,16 @@ def make_engine(url: str) -> AsyncEngine:
             # for a room's asyncio lock (app/live/tables.py enforces it).
             # https://docs.sqlalchemy.org/en/20/dialects/sqlite.html#serializable-isolation-savepoints-transactional-ddl
             dbapi_conn.isolation_level = None
+
+        @event.listens_for(engine.sync_engine, "reset")
+        def _sqlite_reset(dbapi_conn, _record, state):
+            # SQLAlchemy's own rollback-on-return, except when SQLite says no transaction is open
+            # (`in_transaction` reads sqlite3_get_autocommit: no statement, no hand-off to
+            # aiosqlite's thread, which is idle while the pool holds the connection).
+            if state.terminate_only or state.transaction_was_reset or not state.asyncio_safe:
+                return
+            if dbapi_conn.driver_connection._conn.in_transaction:
+                dbapi_conn.rollback()
 
         @event.listens_for(engine.sync_engine, "begin")
         def _sqlite_begin(conn):  # pragma: no cover - trivial

@@ -24,8 +24,9 @@ is committed. (Within one process the room lock already orders them: actions.py.
 
 SQLite in one process: the batch goes to the driver directly (`_DriverStatement`: the same Core
 statements, compiled once, with SQLAlchemy's own bind processors for the JSON and DATETIME
-columns): BEGIN IMMEDIATE, one executemany per statement, COMMIT: four hand-offs to aiosqlite's
-thread per batch, on the pool's one connection. Anything unusual (a lost version check, an
+columns): BEGIN IMMEDIATE, one executemany per statement, COMMIT, all in ONE hand-off to
+aiosqlite's thread per batch (`_store_batch`), on the pool's one connection, which goes back to
+the pool without a ROLLBACK (app/db.py: none is sent when no transaction is open). Anything unusual (a lost version check, an
 error) rolls back and goes the SQLAlchemy way above, which raises SQLAlchemy's exceptions.
 """
 from __future__ import annotations
@@ -93,20 +94,13 @@ class Committer:
             return False  # (a seat check goes the SQLAlchemy way)
         bump = self._statement(("bump",), BUMP_VERSION, None)
         add = self._statement(("insert",) + keys, _INSERT_ACTION, list(keys))
+        bumps, adds = bump.rows([p.bump for p in batch]), add.rows([p.row for p in batch])
         async with self.engine.connect() as conn:
             db = (await conn.get_raw_connection()).driver_connection  # aiosqlite.Connection
-            try:
-                await db.execute("BEGIN IMMEDIATE")
-                moved = await db.executemany(bump.sql, bump.rows([p.bump for p in batch]))
-                if moved.rowcount != len(batch):
-                    raise _Retry()
-                await db.executemany(add.sql, add.rows([p.row for p in batch]))
-                await db.execute("COMMIT")
-                return True
-            except (_Retry, sqlite3.Error):
-                with contextlib.suppress(sqlite3.Error):
-                    await db.execute("ROLLBACK")
-                return False
+            # One hand-off: the whole transaction runs in aiosqlite's thread, where every call
+            # of this connection runs (its private `_execute`, what each of its public methods
+            # does once per statement: https://github.com/omnilib/aiosqlite, core.py).
+            return await db._execute(_store_batch, db._conn, bump.sql, bumps, add.sql, adds)
 
     def _statement(self, key: tuple, stmt: Any, column_keys: list[str] | None) -> _DriverStatement:
         found = self._compiled.get(key)
@@ -231,6 +225,25 @@ class _DriverStatement:
         """Positional parameter tuples for `executemany`."""
         named = list(zip(self.names, self.procs))
         return [tuple(v if proc is None else proc(v) for n, proc in named for v in (p[n],)) for p in params]
+
+
+def _store_batch(db: sqlite3.Connection, bump_sql: str, bumps: list[tuple], add_sql: str, adds: list[tuple]) -> bool:
+    """In the driver's thread: BEGIN IMMEDIATE (waiting up to the busy timeout for a lock held
+    elsewhere), the version moves, the action rows, COMMIT. True when committed; False, rolled
+    back, when a version check failed or SQLite raised (the caller then goes the SQLAlchemy way,
+    which raises what it must)."""
+    try:
+        db.execute("BEGIN IMMEDIATE")
+        if db.executemany(bump_sql, bumps).rowcount != len(bumps):
+            db.execute("ROLLBACK")
+            return False
+        db.executemany(add_sql, adds)
+        db.execute("COMMIT")
+        return True
+    except sqlite3.Error:
+        with contextlib.suppress(sqlite3.Error):
+            db.execute("ROLLBACK")
+        return False
 
 
 class _Retry(Exception):

@@ -46,7 +46,9 @@ async def serving(settings: Settings) -> AsyncIterator[tuple[Live, str]]:
     from app.testing.launcher import free_port
     app = create_app(settings)
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    from app.ws_protocol import CoalescingWebSocketProtocol  # as `osaka serve` runs it
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
+                                           ws=CoalescingWebSocketProtocol))
     task = asyncio.create_task(server.serve())
     try:
         async with asyncio.timeout(30):

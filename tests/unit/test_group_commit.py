@@ -133,3 +133,68 @@ def test_a_lost_version_check_goes_the_sqlalchemy_way(sqlite_url):
             await db.dispose()
 
     asyncio.run(scenario())
+
+
+class _CountingQueue:
+    """Stands in front of an aiosqlite connection's queue to its thread, counting what is put."""
+
+    def __init__(self, queue):
+        self.queue, self.count = queue, 0
+
+    def put_nowait(self, item) -> None:
+        self.count += 1
+        self.queue.put_nowait(item)
+
+
+def _kinds(statements: list[str]) -> list[str]:
+    """The first word of each traced statement, runs of one word counted once (SQLite may trace
+    a statement twice when it prepares it again; executemany traces every row)."""
+    kinds: list[str] = []
+    for statement in statements:
+        word = statement.split()[0]
+        if not kinds or kinds[-1] != word:
+            kinds.append(word)
+    return kinds
+
+
+def test_a_batch_is_one_transaction_and_the_pool_sends_no_rollback_after_it(sqlite_url):
+    """What SQLite itself runs (its trace callback): a batch of three rooms is BEGIN IMMEDIATE,
+    two statements (one `executemany` each), COMMIT, and nothing else; a committed session adds
+    no ROLLBACK when its connection goes back to the pool. A connection returned with its
+    transaction still open is rolled back (its write is gone, the lock free)."""
+    async def scenario():
+        db = make_engine(sqlite_url)
+        try:
+            ids = await _rooms(db, 3)
+            seen: list[str] = []
+            async with db.connect() as conn:  # the pool's one connection, for what follows
+                driver = (await conn.get_raw_connection()).driver_connection
+                driver._conn.set_trace_callback(seen.append)
+                handoffs = _CountingQueue(driver._tx)  # calls handed to aiosqlite's thread
+                driver._tx = handoffs
+            committer = Committer(db, LocalFanout())
+            at = datetime(2026, 11, 30, 21, 5, 7)
+            assert await asyncio.gather(*(committer.commit(_pending(i, 0, at)) for i in ids)) == [True] * 3
+            assert handoffs.count == 1  # the whole batch, and no ROLLBACK when the connection went back
+            await committer.close()
+            assert _kinds(seen) == ["BEGIN", "UPDATE", "INSERT", "COMMIT"]
+            assert len({s for s in seen if s.startswith("UPDATE")}) == 3 and len(seen) <= 11
+            seen.clear()
+            async with db.begin() as conn:  # a session's transaction, committed
+                await conn.execute(text("UPDATE rooms SET status = 'playing' WHERE id = :i"), {"i": ids[0]})
+            assert _kinds(seen) == ["BEGIN", "UPDATE", "COMMIT"]
+            seen.clear()
+            async with db.connect() as conn:  # a transaction on the driver, left open (a cancelled batch)
+                driver = (await conn.get_raw_connection()).driver_connection
+                await driver.execute("BEGIN IMMEDIATE")
+                await driver.execute("UPDATE rooms SET status = 'over' WHERE id = ?", (ids[1],))
+            assert _kinds(seen) == ["BEGIN", "UPDATE", "ROLLBACK"]
+            other = sqlite3.connect(sqlite_url.split("///", 1)[1], isolation_level=None, timeout=0)
+            other.execute("BEGIN IMMEDIATE")  # the lock is free at once
+            assert other.execute("SELECT status FROM rooms WHERE id = ?", (ids[1],)).fetchone() == ("playing",)
+            other.execute("ROLLBACK")
+            other.close()
+        finally:
+            await db.dispose()
+
+    asyncio.run(scenario())
