@@ -13,7 +13,9 @@ fresh database for every step: a new SQLite file, or the PostgreSQL database `os
    4 WebSockets per room (docs/protocol.md), each a real `websockets` client.
 2. For `--duration` seconds every seat whose decision it is waits a think time (uniform in
    0.5..1.5 × `--think`, default 2 s), chooses with `bots.choose_action(view, "easy")` (a
-   random legal move among non-silly ones, from its own view only) and sends `act`.
+   random legal move among non-silly ones, from its own view only) and sends `act`. When a
+   room's game ends within the window, its host plays again (`POST /again`, then `/start`;
+   `--no-again` leaves the room idle), so short think times keep every room busy.
 3. Per action it measures the time from sending the `act` to the moment all 4 seats of the
    room hold the `state` frame of the new version (the 4 clients of a room live in the same
    worker, so one monotonic clock serves). Errors: failed setup calls, sockets closed by the
@@ -73,6 +75,7 @@ class Seat:
     version: int = -1
     view: dict | None = None
     acted_version: int = -1      # the version it last sent an act for
+    game: int = 1                # the game its version counts in
     task: asyncio.Task | None = None
 
 
@@ -83,6 +86,7 @@ class RoomPlay:
     seats: list[Seat]
     pending: dict[int, tuple[float, bool]] = field(default_factory=dict)  # new version → (t_sent, in window)
     over: bool = False
+    game: int = 1                # the room's current game (play again counts up)
 
     def delivered(self, version: int) -> bool:
         return all(s.version >= version for s in self.seats)
@@ -106,6 +110,8 @@ class Worker:
         self.window_end = 0.0
         self.stopping = False
         self.think_tasks: set[asyncio.Task] = set()
+        self.http = None             # the HTTP client for playing again (during the window)
+        self.games_started = 0
 
     def error(self, kind: str) -> None:
         self.errors[kind] = self.errors.get(kind, 0) + 1
@@ -154,7 +160,16 @@ class Worker:
                     continue
                 msg = orjson.loads(raw)
                 kind = msg.get("type")
-                if kind == "state":
+                if kind == "room":
+                    game = (msg.get("room") or {}).get("game") or 1
+                    if game > room.game:   # a new game: its versions start again at 0
+                        room.game, room.over, room.pending = game, False, {}
+                    if game == room.game and seat.game < game:
+                        seat.game, seat.version, seat.view, seat.acted_version = game, -1, None, -1
+                elif kind == "state":
+                    if seat.game < room.game:
+                        continue   # a late frame of the game before
+
                     if msg["version"] > seat.version:
                         seat.version, seat.view = msg["version"], msg["view"]
                     self.on_state(room, seat)
@@ -184,19 +199,39 @@ class Worker:
             if not room.over:
                 room.over = True
                 self.games_over += 1
+                if self.cfg.get("again") and not self.stopping and self.window_start > 0:
+                    task = asyncio.create_task(self.play_again(room))
+                    self.think_tasks.add(task)
+                    task.add_done_callback(self.think_tasks.discard)
             return
         if (view["to_act"] == seat.seat and seat.acted_version != seat.version
                 and not self.stopping and self.window_start > 0):
             seat.acted_version = seat.version
-            task = asyncio.create_task(self.decide(room, seat, seat.version))
+            task = asyncio.create_task(self.decide(room, seat, seat.version, seat.game))
             self.think_tasks.add(task)
             task.add_done_callback(self.think_tasks.discard)
 
-    async def decide(self, room: RoomPlay, seat: Seat, version: int) -> None:
+    async def play_again(self, room: RoomPlay) -> None:
+        """`--again`: the host asks for the next game (`POST /again`) and starts it, as a
+        table of friends would; its actions count like any other."""
+        host = room.seats[0]
+        auth = {"Authorization": f"Bearer {host.token}"}
+        try:
+            r = await self.http.post(f"/api/rooms/{room.code}/again", json={"game": room.game}, headers=auth)
+            r.raise_for_status()
+            r = await self.http.post(f"/api/rooms/{room.code}/start", headers=auth)
+            r.raise_for_status()
+            self.games_started += 1
+        except Exception as exc:
+            if not self.stopping:
+                self.error(f"again:{type(exc).__name__}")
+
+    async def decide(self, room: RoomPlay, seat: Seat, version: int, game: int) -> None:
         import bots
         think = self.cfg["think"] * self.rng.uniform(0.5, 1.5)
         await asyncio.sleep(think)
-        if self.stopping or seat.version != version or time.monotonic() >= self.window_end:
+        if (self.stopping or seat.version != version or seat.game != game
+                or time.monotonic() >= self.window_end):
             return
         try:
             action = bots.choose_action(seat.view, "easy", seed=self.rng.getrandbits(32))
@@ -232,6 +267,7 @@ class Worker:
             await asyncio.sleep(0.1)
         pipe.send(("ready", len(self.rooms)))
         go = await loop.run_in_executor(None, pipe.recv)   # ("go", duration)
+        self.http = httpx.AsyncClient(base_url=self.base, timeout=60, limits=limits, cookies=no_cookies)
         self.window_start = time.monotonic()
         self.window_end = self.window_start + go[1]
         for room in self.rooms:     # first decisions: whoever is to act now
@@ -249,12 +285,14 @@ class Worker:
                     self.error("not_delivered_in_time")
         for task in list(self.think_tasks):
             task.cancel()
+        await self.http.aclose()
         await asyncio.gather(*(s.ws.close() for r in self.rooms for s in r.seats if s.ws is not None),
                              return_exceptions=True)
         await asyncio.gather(*(s.task for r in self.rooms for s in r.seats if s.task is not None),
                              return_exceptions=True)
         return {"rooms": len(self.rooms), "latencies_ms": self.latencies_ms, "errors": self.errors,
-                "refused": self.refused, "sent": self.sent, "games_over": self.games_over}
+                "refused": self.refused, "sent": self.sent, "games_over": self.games_over,
+                "games_started": self.games_started}
 
 
 def worker_main(pipe, cfg: dict) -> None:
@@ -394,7 +432,7 @@ def run_step(url: str, pid: int | None, rooms: int, args, baseline_rss: int | No
     procs, pipes = [], []
     for i, n in enumerate(share):
         parent, child = ctx.Pipe()
-        cfg = {"url": url, "rooms": n, "think": args.think, "seed": args.seed * 1000 + i}
+        cfg = {"url": url, "rooms": n, "think": args.think, "seed": args.seed * 1000 + i, "again": args.again}
         p = ctx.Process(target=worker_main, args=(child, cfg), daemon=True)
         p.start()
         procs.append(p)
@@ -469,6 +507,7 @@ def run_step(url: str, pid: int | None, rooms: int, args, baseline_rss: int | No
         "errors": sum(errors.values()), "error_kinds": errors,
         "refused": sum(refused.values()), "refused_kinds": refused,
         "games_over": sum(r["games_over"] for r in results),
+        "games_started": sum(r["games_started"] for r in results),
         "server_cpu_pct": round(100 * cpu / wall, 1) if server else None,
         # CPU time of the server per applied action: robust against other load on the machine
         "server_cpu_ms_per_action": round(1000 * cpu / len(lat), 2) if server and lat else None,
@@ -499,6 +538,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rooms", default="25,50,100,250", help="comma-separated room counts (the ramp)")
     parser.add_argument("--duration", type=float, default=30.0, help="measured seconds per step")
     parser.add_argument("--think", type=float, default=2.0, help="mean think time per decision, s")
+    parser.add_argument("--again", action=argparse.BooleanOptionalAction, default=True,
+                        help="when a room's game ends in the window, its host plays again (POST /again, "
+                             "/start), so fast play keeps every room busy (default: on)")
     parser.add_argument("--db", choices=["sqlite", "postgres"], default="sqlite")
     parser.add_argument("--url", help="target a running server (http://127.0.0.1:PORT) instead")
     parser.add_argument("--server-pid", type=int, help="pid of the --url server (found by port if omitted)")
