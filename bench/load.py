@@ -432,7 +432,7 @@ def run_step(url: str, pid: int | None, rooms: int, args, baseline_rss: int | No
     procs, pipes = [], []
     for i, n in enumerate(share):
         parent, child = ctx.Pipe()
-        cfg = {"url": url, "rooms": n, "think": args.think, "seed": args.seed * 1000 + i, "again": args.again}
+        cfg = {"url": url, "rooms": n, "think": args.think, "seed": args.seed * 1000 + i, "again": getattr(args, "again", True)}
         p = ctx.Process(target=worker_main, args=(child, cfg), daemon=True)
         p.start()
         procs.append(p)
