@@ -32,8 +32,9 @@ BUMP_VERSION = (update(_ROOMS)
                         turn_at=bindparam("turn_at", type_=_ROOMS.c.turn_at.type),
                         deadline_at=bindparam("deadline_at", type_=_ROOMS.c.deadline_at.type)))
 
-#: Called with (room code, kinds) when another process changed a room (kinds ⊆ {"g", "r", "p"}).
-RemoteChange = Callable[[str, set[str]], Awaitable[None]]
+#: Called with {room code: kinds} when other processes changed rooms (kinds ⊆ {"g", "r", "p", "c"}),
+#: what was heard since the last call, coalesced per room (app/live/remote.py).
+RemoteBatch = Callable[[dict[str, set[str]]], Awaitable[None]]
 
 
 class Fanout(ABC):

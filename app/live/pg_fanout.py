@@ -33,7 +33,7 @@ from typing import Callable
 from sqlalchemy import bindparam, func, literal, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from .fanout import BUMP_VERSION, Fanout, RemoteChange
+from .fanout import BUMP_VERSION, Fanout, RemoteBatch
 
 log = logging.getLogger("osaka.fanout")
 CHANNEL = "osaka_rooms"
@@ -59,7 +59,7 @@ class PgFanout(Fanout):
     shared = True
 
     def __init__(self, database_url: str, sessions: async_sessionmaker[AsyncSession],
-                 on_remote: RemoteChange, watched: Callable[[], set[str]], presence_ttl_s: float):
+                 on_remote: RemoteBatch, watched: Callable[[], set[str]], presence_ttl_s: float):
         self.sessions = sessions
         self.on_remote = on_remote
         self.watched = watched
@@ -150,18 +150,18 @@ class PgFanout(Fanout):
         self._wake.set()
 
     async def process(self) -> None:
-        """Apply the notifications heard, coalesced per room, until cancelled."""
+        """Apply the notifications heard, coalesced per room, until cancelled: all that was
+        heard since the last round goes to `on_remote` at once (it may read many rooms together)."""
         while True:
             await self._wake.wait()
             self._wake.clear()
             batch, self._pending = self._pending, {}
-            for code, kinds in batch.items():
-                try:
-                    await self.on_remote(code, kinds)
-                except asyncio.CancelledError:
-                    raise
-                except Exception:
-                    log.exception("catching up with room %s failed", code)
+            try:
+                await self.on_remote(batch)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("catching up with %d rooms failed", len(batch))
 
     async def run(self) -> None:
         """LISTEN on a dedicated connection until cancelled; reconnect with backoff if it drops."""

@@ -1,16 +1,33 @@
 """Changes heard from other server processes (PostgreSQL, pg_fanout.py): catch the room's table
-up from the database (the action log is the truth) and tell this process's connections."""
+up from the database (the action log is the truth) and tell this process's connections.
+
+The common case, a room whose game moved and nothing else (kind "g" alone), is caught up for
+many rooms at once (`RemoteChanges.catch_up_games`): their snapshots in one statement and their
+new log rows in another, on one pooled connection without a transaction (reads only), released
+before any room's lock is taken; then each room under its lock. Everything else goes room by
+room (`on_change`), as does a game that started or ended, or any room the shared read does not
+fit (docs/performance.md, "Two replicas: cheaper catch-up").
+"""
 from __future__ import annotations
 
+import asyncio
+import logging
+
+from . import store
 from .broadcast import Broadcaster
 from .chat import Chat
 from .hub import Hub
 from .lobby import LobbyFeed
-from .tables import RoomGone, Tables
+from .table import Table
+from .tables import RoomGone, RoomLockMisuse, Tables
+
+log = logging.getLogger("osaka.fanout")
+#: At most this many rooms are caught up with one shared read (`catch_up_games`).
+BATCH_ROOMS = 100
 
 
 class RemoteChanges:
-    """`on_change` is the fan-out's callback (`RemoteChange`)."""
+    """`on_changes` is the fan-out's callback (`RemoteBatch`, fanout.py)."""
 
     def __init__(self, hub: Hub, tables: Tables, broadcaster: Broadcaster, lobby: LobbyFeed, chat: Chat | None = None):
         self.hub = hub
@@ -18,6 +35,72 @@ class RemoteChanges:
         self.tables = tables
         self.broadcaster = broadcaster
         self.lobby = lobby
+        self.db = tables.sessions.kw["bind"]  # the AsyncEngine (the shared read takes a connection)
+
+    async def on_changes(self, changes: dict[str, set[str]]) -> None:
+        """What was heard since the last call: room code → kinds (as in `on_change`). Rooms
+        whose game moved and nothing else, in play here and watched here, are caught up
+        together (`catch_up_games`, BATCH_ROOMS at a time); the others one by one
+        (`on_change`). A failure is logged and ends only that room's (or batch's) catch-up."""
+        games: list[Table] = []
+        for code, kinds in changes.items():
+            table = self.tables.get(code)
+            if kinds == {"g"} and table is not None and table.state is not None and self.hub.of(code):
+                games.append(table)
+                continue
+            await self._guarded(self.on_change(code, kinds), code)
+        for i in range(0, len(games), BATCH_ROOMS):
+            chunk = games[i:i + BATCH_ROOMS]
+            await self._guarded(self.catch_up_games(chunk), ",".join(t.code for t in chunk))
+
+    @staticmethod
+    async def _guarded(work, what: str) -> None:
+        try:
+            await work
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("catching up with room %s failed", what)
+
+    async def catch_up_games(self, tables: list[Table]) -> None:
+        """Catch up the tables of rooms whose game moved elsewhere, with one read for all.
+
+        The snapshots of all rooms (`store.read_snapshots`), then the log rows after each
+        table's version (as it was before the read) up to its snapshot's (`store.read_logs`),
+        on one connection in autocommit (no BEGIN/COMMIT: both statements only read; the log
+        only grows, so rows up to a snapshot's version committed with it are there). The
+        connection is given back before any lock is taken (the room-lock rule, tables.py).
+        Then each room under its lock (`Table.advance`: never a version skipped or applied
+        twice, whatever the table did meanwhile), its connections told. A room whose game
+        started or ended, was replaced, or that the rows read do not fit goes through
+        `on_change` (its summary and the whole catch-up, read under its lock)."""
+        before = {t.room_id: (t.version, t.seed) for t in tables}
+        async with self.db.connect() as conn:
+            conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
+            snaps = await store.read_snapshots(conn, list(before))
+            spans = [(rid, version, snaps[rid].version) for rid, (version, seed) in before.items()
+                     if rid in snaps and snaps[rid].seed == seed and snaps[rid].version > version]
+            logs = await store.read_logs(conn, spans)
+        again: list[str] = []
+        for table in tables:
+            snap = snaps.get(table.room_id)
+            if snap is None or snap.state is None or snap.seed != before[table.room_id][1] \
+                    or (snap.status == "over" and snap.version > table.version):
+                again.append(table.code)  # gone, another game, or over: the room's summary too
+                continue
+            try:
+                async with self.tables.hold(table) as held:
+                    if self.tables.get(table.code) is not table or table.state is None or table.seed != snap.seed:
+                        again.append(table.code)
+                        continue
+                    caught = table.advance(snap, logs.get(table.room_id, []))
+                    self.broadcaster.tell(held.table, False, caught)
+            except RoomLockMisuse:
+                raise
+            except RuntimeError:  # the rows read do not reach the table's version: read it alone
+                again.append(table.code)
+        for code in again:
+            await self._guarded(self.on_change(code, {"g"}), code)
 
     async def on_change(self, code: str, kinds: set[str]) -> None:
         """Another process changed room `code` (`kinds` ⊆ {"g", "r", "p", "c"}: game, room,

@@ -56,7 +56,7 @@ class Live:
         self.events = Events()
         self.fanout: Fanout = LocalFanout()
         if settings.database_url.startswith("postgresql"):  # several processes may share it
-            self.fanout = PgFanout(settings.database_url, sessions, self._remote_change, self.hub.busy_rooms,
+            self.fanout = PgFanout(settings.database_url, sessions, self._remote_changes, self.hub.busy_rooms,
                                    presence_ttl_s=3 * settings.cleanup_interval_s)
         self.broadcaster = Broadcaster(self.hub, settings, self.fanout)
         self.tables = Tables(sessions, self.broadcaster, self.events)
@@ -82,8 +82,8 @@ class Live:
         self.events.subscribe(PresenceChanged, self.bots.on_presence_changed)
         self._background: list[asyncio.Task] = []
 
-    async def _remote_change(self, code: str, kinds: set[str]) -> None:
-        await self.remote.on_change(code, kinds)
+    async def _remote_changes(self, changes: dict[str, set[str]]) -> None:
+        await self.remote.on_changes(changes)
 
     # ------------------------------------------------------------ lifespan
     async def start(self, listen_timeout_s: float = 5.0) -> None:

@@ -11,8 +11,9 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import bindparam, select
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import Integer, any_, bindparam, select, text
+from sqlalchemy.dialects.postgresql import ARRAY
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 import engine
 
@@ -52,6 +53,45 @@ LOG = (select(ACTIONS.c.version, ACTIONS.c.seat, ACTIONS.c.action_id, ACTIONS.c.
        .order_by(ACTIONS.c.version))
 
 
+# Several rooms at once (PostgreSQL only: arrays; the cross-process catch-up, app/live/remote.py).
+# The snapshots of the rooms `ids`, with their status:
+SNAPSHOTS = select(ROOMS.c.id, ROOMS.c.seed, ROOMS.c.version, ROOMS.c.status, ROOMS.c.state, ROOMS.c.turn_at,
+                   ROOMS.c.deadline_at).where(ROOMS.c.id == any_(bindparam("ids", type_=ARRAY(Integer))))
+# ... and their logs: for each i the rows of room room_ids[i] with lows[i] < version <= highs[i],
+# in (room_id, version) order (one index range scan per room: uq_actions_room_version).
+LOGS = text(
+    "SELECT a.room_id, a.version, a.seat, a.action_id, a.events FROM actions AS a"
+    " JOIN unnest(CAST(:room_ids AS integer[]), CAST(:lows AS integer[]), CAST(:highs AS integer[]))"
+    " AS w(room_id, low, high) ON a.room_id = w.room_id AND a.version > w.low AND a.version <= w.high"
+    " ORDER BY a.room_id, a.version").columns(ACTIONS.c.room_id, ACTIONS.c.version, ACTIONS.c.seat,
+                                              ACTIONS.c.action_id, ACTIONS.c.events)
+
+
+async def read_snapshots(conn: AsyncConnection, room_ids: list[int]) -> dict[int, Any]:
+    """PostgreSQL: the snapshots (id, seed, version, status, state, turn_at, deadline_at) of
+    several rooms in one statement → room id → row (rooms that are gone are missing)."""
+    return {row.id: row for row in (await conn.execute(SNAPSHOTS, {"ids": room_ids})).all()}
+
+
+async def read_logs(conn: AsyncConnection, spans: list[tuple[int, int, int]]) -> dict[int, list]:
+    """PostgreSQL: the action rows (room_id, version, seat, action_id, events) of several rooms
+    in one statement, `spans` = [(room id, after, upto)] → room id → its rows with
+    after < version <= upto, in order (unchecked: `check_log` when applying them)."""
+    out: dict[int, list] = {}
+    if not spans:
+        return out
+    params = {"room_ids": [s[0] for s in spans], "lows": [s[1] for s in spans], "highs": [s[2] for s in spans]}
+    for row in (await conn.execute(LOGS, params)).all():
+        out.setdefault(row.room_id, []).append(row)
+    return out
+
+
+def check_log(room_id: int, rows: list, after: int, upto: int) -> None:
+    """Raise RuntimeError unless `rows` hold exactly the versions after+1 .. upto, in order."""
+    if [r.version for r in rows] != list(range(after + 1, upto + 1)):
+        raise RuntimeError(f"room {room_id}: the action log does not hold versions {after + 1}..{upto}")
+
+
 async def read_snapshot(session: AsyncSession, room_id: int):
     """The room's (seed, version, state) as committed now, or None when the room is gone."""
     return (await session.execute(SNAPSHOT, {"room_id": room_id})).first()
@@ -62,8 +102,7 @@ async def read_log(session: AsyncSession, room_id: int, after: int, upto: int) -
 
     Raises RuntimeError when the log does not hold exactly the versions after+1 .. upto."""
     rows = (await session.execute(LOG, {"room_id": room_id, "after": after, "upto": upto})).all()
-    if [r.version for r in rows] != list(range(after + 1, upto + 1)):
-        raise RuntimeError(f"room {room_id}: the action log does not hold versions {after + 1}..{upto}")
+    check_log(room_id, rows, after, upto)
     return rows
 
 

@@ -121,7 +121,29 @@ class Table:
             self._reset(snap.seed)
         if self.state is not None and snap.version <= self.version:
             return []
-        rows = await store.read_log(session, self.room_id, self.version, snap.version)
+        return self._load(snap, await store.read_log(session, self.room_id, self.version, snap.version))
+
+    def advance(self, snap: Any, rows: list) -> list[tuple[int, list[dict]]]:
+        """Catch up with a snapshot and log rows read elsewhere (several rooms in one read,
+        app/live/remote.py), under the room's lock; the table may have moved since they were read.
+
+        `snap`: the room's (seed, version, state, turn_at, deadline_at) as read then, of the game
+        this table holds (the caller checks `seed`); `rows`: its log rows (version, seat,
+        action_id, events) in order, from at most the table's version + 1 up to `snap.version`.
+        Like `sync`: nothing happens when the table is at or past `snap.version` (the clock is
+        taken when at it). → the (version, events) loaded now. Raises RuntimeError when the
+        rows do not cover every version after the table's up to the snapshot's."""
+        if snap.version <= self.version:
+            if snap.version == self.version:
+                self.note_clock(snap)
+            return []
+        rows = [r for r in rows if r.version > self.version]
+        store.check_log(self.room_id, rows, self.version, snap.version)
+        return self._load(snap, rows)
+
+    def _load(self, snap: Any, rows: list) -> list[tuple[int, list[dict]]]:
+        """Append the log rows (checked: the versions after the table's up to the snapshot's)
+        and take the snapshot's state and clock."""
         caught = []
         for row in rows:
             self.events.append(row.events)

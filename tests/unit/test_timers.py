@@ -223,9 +223,9 @@ def test_a_time_out_another_process_committed_first_leaves_the_decision_and_this
             async with running(base) as (a, http), running(base) as (b, _):
                 code, _tokens = await started_room(http, 2, 1)
 
-                async def not_yet(_code, _kinds):  # A hears of B's commits only later (PostgreSQL's NOTIFY)
+                async def not_yet(_changes):  # A hears of B's commits only later (PostgreSQL's NOTIFY)
                     return None
-                a.remote.on_change = not_yet
+                a.remote.on_changes = not_yet
                 for person_first in (False, True):
                     await _load_tables(code, a, b)  # A's table at the version before B's time-out
                     table = a.tables.get(code)
