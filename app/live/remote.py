@@ -24,6 +24,9 @@ from .tables import RoomGone, RoomLockMisuse, Tables
 log = logging.getLogger("osaka.fanout")
 #: At most this many rooms are caught up with one shared read (`catch_up_games`).
 BATCH_ROOMS = 100
+#: ... and applied YIELD_EVERY at a time between passes to the event loop (a free lock is taken
+#: without one: the actions of this process wait no longer than that for the catch-up).
+YIELD_EVERY = 10
 
 
 class RemoteChanges:
@@ -82,7 +85,11 @@ class RemoteChanges:
                      if rid in snaps and snaps[rid].seed == seed and snaps[rid].version > version]
             logs = await store.read_logs(conn, spans)
         again: list[str] = []
-        for table in tables:
+        # Rooms whose lock is free first (one busy here, e.g. waiting for its group commit,
+        # delays only those after it); a pass to the event loop every YIELD_EVERY rooms.
+        for n, table in enumerate(sorted(tables, key=lambda t: t.lock.locked())):
+            if n and not n % YIELD_EVERY:
+                await asyncio.sleep(0)
             snap = snaps.get(table.room_id)
             if snap is None or snap.state is None or snap.seed != before[table.room_id][1] \
                     or (snap.status == "over" and snap.version > table.version):
