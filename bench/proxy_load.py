@@ -224,6 +224,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="PostgreSQL server (the bench database is created next to it)")
     parser.add_argument("--workers", type=int, default=2, help="client worker processes")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--again", action=argparse.BooleanOptionalAction, default=True,
+                        help="a room whose game ends in the window plays again (load.py's --again)")
     parser.add_argument("--caddy", default="caddy", help="the caddy binary (Debian: apt-get install caddy)")
     parser.add_argument("--json", help="write the results here (a list, one object per step)")
     parser.add_argument("--env", action="append", default=[], metavar="KEY=VALUE",
