@@ -15,7 +15,7 @@ from .state import GameState
 def clockwise_from(s: GameState, seat: int) -> list[int]:
     """Seats in clockwise order (increasing index, wrapping) starting with ``seat``."""
     n = s.num_players
-    return [(seat + i) % n for i in range(n)]
+    return list(range(seat, n)) + list(range(seat))
 
 
 def set_value(cards: list[int], tokens: int) -> tuple[int, int, int]:
@@ -25,7 +25,12 @@ def set_value(cards: list[int], tokens: int) -> tuple[int, int, int]:
     >>> set_value([20, 21, 22], 0)   # red 5,5,5, no tokens
     (5, 15, 3)
     """
-    price = max(VALUE[c] for c in cards) + tokens
+    high = 0
+    value = VALUE
+    for c in cards:                              # (a plain loop: cheaper than max(generator))
+        if value[c] > high:
+            high = value[c]
+    price = high + tokens
     raw = price * len(cards)
     value = -(-raw // 5) * 5
     return price, value, value // 5
@@ -46,9 +51,7 @@ def pay(s: GameState, ev: list | None) -> str:
             at_edo.append(col)
     if ev is not None:
         ev.append({"type": "payment", "colors": [COLORS[c] for c in at_edo], "visible_to": None})
-    n = s.num_players
-    turn = s.turn
-    order = list(range(turn, n)) + list(range(turn))     # ``clockwise_from``, inline
+    order = clockwise_from(s, s.turn)
     goods = list(s.goods)
     vp_cards = list(s.vp_cards)
     vp_subs = list(s.vp_subs)
@@ -81,10 +84,7 @@ def pay(s: GameState, ev: list | None) -> str:
             if not sold:
                 continue
             goods[p] = tuple(kept)
-            # ``set_value``, inline
-            price = high + tokens[p][col]
-            val = -(-(price * len(sold)) // 5) * 5
-            vps = val // 5
+            price, val, vps = set_value(sold, tokens[p][col])
             # R-pay-2a: the lowest values become VPs; a stable sort keeps equal values in
             # merchandise order (bought first, recorded first).
             by_value = sold if low == high else sorted(sold, key=value.__getitem__)
@@ -166,9 +166,7 @@ def finish_tide(s: GameState, ev: list | None) -> None:
         goods = list(s.goods)
         lost_all = []
         color = COLOR
-        n = s.num_players
-        turn = s.turn
-        for p in list(range(turn, n)) + list(range(turn)):   # ``clockwise_from``, inline
+        for p in clockwise_from(s, s.turn):
             keep = []
             lost: dict[int, list[int]] = {}
             for g in goods[p]:
