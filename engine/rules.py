@@ -7,8 +7,7 @@ check nothing.
 
 Reading order for a purchase: ``play`` → ``_guarded`` → ``_buy`` (goods, ships) →
 ``payment.pay`` (scoring, tokens, end check, Black Tide) → ``_after_purchase`` (refresh, then
-the next turn; ``_buy`` does both inline, ``_insure`` calls it after the last insurance
-decision).
+the next turn; from ``_insure`` after the last insurance decision when there was a Black Tide).
 """
 from __future__ import annotations
 
@@ -198,8 +197,7 @@ def _buy(s: GameState, seat: int, action, ev, goods: tuple[int, ...]) -> None:
         outcome = pay_rules.pay(s, ev)
         if outcome != "done":
             return
-    refresh(s, ev)                                               # ``_after_purchase``
-    _begin_turn(s, (s.turn + 1) % s.num_players, ev)
+    _after_purchase(s, ev)
 
 
 def _after_purchase(s: GameState, ev) -> None:
