@@ -2,12 +2,12 @@
 
 An action sends each player of the room two frames (its `state` and its `event`,
 docs/protocol.md), queued one after the other by the connection's writer task
-(app/live/hub.py). uvicorn writes every frame to the transport at once, and on this kind of
-machine a write to a socket is the dearest part of a frame: a system call that wakes the peer
-(docs/performance.md, "Where an action's CPU goes"). Here the frames a connection sends during
-one pass of the event loop are collected and written together, in order, by a callback the loop
-runs right after the current one (`loop.call_soon`): the same bytes in one `write`, with no
-timer and no added wait.
+(app/live/hub.py). uvicorn writes every frame to the transport at once: one system call, and
+one wake-up of the peer, per frame. Here the frames a connection sends during one pass of the
+event loop are collected and written together, in order, by a callback the loop runs right
+after the current one (`loop.call_soon`): the same bytes in one `write`, with no timer and no
+added wait (docs/performance.md, "2026-12-01: fewer system calls per action": 13.9 → 6.6
+socket writes per action).
 
 `close()` and `abort()` behave as the transport's own: `close()` first writes what is
 collected (so a close frame still follows the frames before it), `abort()` drops it.

@@ -26,8 +26,9 @@ SQLite in one process: the batch goes to the driver directly (`_DriverStatement`
 statements, compiled once, with SQLAlchemy's own bind processors for the JSON and DATETIME
 columns): BEGIN IMMEDIATE, one executemany per statement, COMMIT, all in ONE hand-off to
 aiosqlite's thread per batch (`_store_batch`), on the pool's one connection, which goes back to
-the pool without a ROLLBACK (app/db.py: none is sent when no transaction is open). Anything unusual (a lost version check, an
-error) rolls back and goes the SQLAlchemy way above, which raises SQLAlchemy's exceptions.
+the pool without a ROLLBACK (app/db.py: none is sent when no transaction is open). Anything
+unusual (a lost version check, an error) rolls back and goes the SQLAlchemy way above, which
+raises SQLAlchemy's exceptions.
 """
 from __future__ import annotations
 

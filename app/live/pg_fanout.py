@@ -19,8 +19,9 @@ On a notification, the receiving process syncs that room's table from the databa
 log is the truth: a missed notification only delays a catch-up until the next one) and sends
 the new events/state and room summary to its own connections; room changes also refresh its
 lobby feed. What was heard meanwhile is handed over at once, coalesced per room
-(app/live/remote.py: the rooms whose game alone moved are read together). The listener reconnects with backoff when its connection drops, and then re-syncs
-every room it has connections for. SQLite has no such channel: there, one process only.
+(app/live/remote.py: the rooms whose game alone moved are read together). The listener
+reconnects with backoff when its connection drops, and then re-syncs every room it has
+connections for. SQLite has no such channel: there, one process only.
 """
 from __future__ import annotations
 

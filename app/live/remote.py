@@ -13,6 +13,8 @@ from __future__ import annotations
 import asyncio
 import logging
 
+from sqlalchemy.ext.asyncio import AsyncEngine
+
 from . import store
 from .broadcast import Broadcaster
 from .chat import Chat
@@ -32,13 +34,14 @@ YIELD_EVERY = 10
 class RemoteChanges:
     """`on_changes` is the fan-out's callback (`RemoteBatch`, fanout.py)."""
 
-    def __init__(self, hub: Hub, tables: Tables, broadcaster: Broadcaster, lobby: LobbyFeed, chat: Chat | None = None):
+    def __init__(self, db: AsyncEngine, hub: Hub, tables: Tables, broadcaster: Broadcaster, lobby: LobbyFeed,
+                 chat: Chat | None = None):
         self.hub = hub
         self.chat = chat
         self.tables = tables
         self.broadcaster = broadcaster
         self.lobby = lobby
-        self.db = tables.sessions.kw["bind"]  # the AsyncEngine (the shared read takes a connection)
+        self.db = db  # the shared read (catch_up_games) takes a connection of its own
 
     async def on_changes(self, changes: dict[str, set[str]]) -> None:
         """What was heard since the last call: room code → kinds (as in `on_change`). Rooms

@@ -62,7 +62,8 @@ class Live:
         self.tables = Tables(sessions, self.broadcaster, self.events)
         self.lobby = LobbyFeed(settings, sessions, self.hub, lambda: present_people(
             set(self.hub.rooms) | self.fanout.remote_codes(), self.broadcaster.connected_seats))
-        self.committer = Committer(sessions.kw["bind"], self.fanout)
+        db = sessions.kw["bind"]  # the AsyncEngine behind the sessions
+        self.committer = Committer(db, self.fanout)
         self.chat = Chat(settings, self.tables, self.hub, self.fanout)
         self.actions = Actions(settings, self.tables, self.broadcaster, self.fanout, self.events, self.committer,
                                self.chat)
@@ -72,7 +73,7 @@ class Live:
         self.cleanup = Cleanup(settings, sessions, self.hub, self.tables, self.presence, self.lobby, self.bots,
                                self.fanout)
         self.timers = TurnTimers(settings, sessions, self.tables, self.actions, self.bots)
-        self.remote = RemoteChanges(self.hub, self.tables, self.broadcaster, self.lobby, self.chat)
+        self.remote = RemoteChanges(db, self.hub, self.tables, self.broadcaster, self.lobby, self.chat)
         # Who reacts to what: the lobby, the other processes, then the computer players.
         self.events.subscribe(RoomChanged, self.lobby.on_room_changed)
         self.events.subscribe(RoomChanged, lambda e: self.fanout.notify("r", e.code))
