@@ -110,7 +110,7 @@ class Worker:
         self.window_end = 0.0
         self.stopping = False
         self.think_tasks: set[asyncio.Task] = set()
-        self.http = None             # the HTTP client for playing again (during the window)
+        self.http = None             # the HTTP client (setup, and playing again in the window)
         self.games_started = 0
 
     def error(self, kind: str) -> None:
@@ -169,7 +169,6 @@ class Worker:
                 elif kind == "state":
                     if seat.game < room.game:
                         continue   # a late frame of the game before
-
                     if msg["version"] > seat.version:
                         seat.version, seat.view = msg["version"], msg["view"]
                     self.on_state(room, seat)
@@ -254,10 +253,10 @@ class Worker:
         limits = httpx.Limits(max_connections=HTTP_CONCURRENCY, max_keepalive_connections=HTTP_CONCURRENCY)
         # No cookie jar: a seat cookie would make the next join return the host's seat.
         no_cookies = CookieJar(policy=DefaultCookiePolicy(allowed_domains=[]))
-        async with httpx.AsyncClient(base_url=self.base, timeout=60, limits=limits,
-                                     cookies=no_cookies) as http:
-            sem = asyncio.Semaphore(HTTP_CONCURRENCY)
-            await asyncio.gather(*(self.make_room(http, sem, i) for i in range(self.cfg["rooms"])))
+        # One client for the setup and for playing again (closed at the end).
+        self.http = httpx.AsyncClient(base_url=self.base, timeout=60, limits=limits, cookies=no_cookies)
+        sem = asyncio.Semaphore(HTTP_CONCURRENCY)
+        await asyncio.gather(*(self.make_room(self.http, sem, i) for i in range(self.cfg["rooms"])))
         sem = asyncio.Semaphore(CONNECT_CONCURRENCY)
         await asyncio.gather(*(self.connect_room(r, sem) for r in self.rooms))
         # every seat has its state (bounded wait)
@@ -267,7 +266,6 @@ class Worker:
             await asyncio.sleep(0.1)
         pipe.send(("ready", len(self.rooms)))
         go = await loop.run_in_executor(None, pipe.recv)   # ("go", duration)
-        self.http = httpx.AsyncClient(base_url=self.base, timeout=60, limits=limits, cookies=no_cookies)
         self.window_start = time.monotonic()
         self.window_end = self.window_start + go[1]
         for room in self.rooms:     # first decisions: whoever is to act now
@@ -432,7 +430,7 @@ def run_step(url: str, pid: int | None, rooms: int, args, baseline_rss: int | No
     procs, pipes = [], []
     for i, n in enumerate(share):
         parent, child = ctx.Pipe()
-        cfg = {"url": url, "rooms": n, "think": args.think, "seed": args.seed * 1000 + i, "again": getattr(args, "again", True)}
+        cfg = {"url": url, "rooms": n, "think": args.think, "seed": args.seed * 1000 + i, "again": args.again}
         p = ctx.Process(target=worker_main, args=(child, cfg), daemon=True)
         p.start()
         procs.append(p)
