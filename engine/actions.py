@@ -5,6 +5,8 @@ from untrusted input; it accepts exactly the documented shapes.
 """
 from __future__ import annotations
 
+from operator import attrgetter
+
 from .cards import COLOR_INDEX, COLORS, NUM_CARDS
 from .errors import IllegalAction
 
@@ -12,8 +14,8 @@ from .errors import IllegalAction
 class Action:
     """Base class of the six action kinds. ``type`` is the JSON ``"type"`` string.
 
-    Actions are immutable (setting an attribute raises ``AttributeError``) and valid by
-    construction: a constructor given a field that its JSON form could not hold raises
+    Actions are immutable (setting a field raises ``AttributeError``; Buy and Insure keep
+    their fields in private slots behind read-only properties) and valid by construction: a constructor given a field that its JSON form could not hold raises
     ``IllegalAction("malformed")``.
     """
 
@@ -30,11 +32,6 @@ class Action:
         """The action's JSON dict, e.g. ``{"type": "take", "card": 41}``."""
         raise NotImplementedError
 
-    def __setattr__(self, name, value) -> None:
-        raise AttributeError("actions are immutable")
-
-    __delattr__ = __setattr__
-
     def __eq__(self, other: object) -> bool:
         return type(self) is type(other) and self._key() == other._key()  # type: ignore[attr-defined]
 
@@ -49,7 +46,19 @@ _set = object.__setattr__
 _new = object.__new__
 
 
-class ChooseToken(Action):
+class _Fixed(Action):
+    """An action kind whose fields are public slots: setting or deleting any attribute
+    raises ``AttributeError`` (Buy and Insure get the same from read-only properties)."""
+
+    __slots__ = ()
+
+    def __setattr__(self, name, value) -> None:
+        raise AttributeError("actions are immutable")
+
+    __delattr__ = __setattr__
+
+
+class ChooseToken(_Fixed):
     """Take one Achievement token of a colour in the token draft (R-setup-5).
     ``color`` is the colour index 0..3."""
 
@@ -72,12 +81,17 @@ class Buy(Action):
     """Buy every Market good not reserved by another player, paying with ``payment``,
     a tuple of hand card ids (R-buy)."""
 
-    __slots__ = ("payment", "_of")
+    # The fields live in private slots behind read-only properties, set as any class sets
+    # its slots (the class is not a ``_Fixed`` one): ``legal_actions`` builds a Buy per
+    # payment, and a plain slot store costs a tenth of a call of the slot's setter
+    # (``buy.payment = ...`` still raises AttributeError: the property has no setter).
+    __slots__ = ("_payment", "_of")
     type = "buy"
+    payment = property(attrgetter("_payment"), doc="the payment, a tuple of card ids")
 
     def __init__(self, payment) -> None:
-        _set(self, "payment", _card_list(list(payment)))
-        _set(self, "_of", None)
+        self._payment = _card_list(list(payment))
+        self._of = None
 
     def __reduce__(self):
         return (Buy, (self.payment,))
@@ -89,7 +103,7 @@ class Buy(Action):
         return {"type": "buy", "payment": list(self.payment)}
 
 
-class Take(Action):
+class Take(_Fixed):
     """Take one Market card into the hand as a coin (R-take)."""
 
     __slots__ = ("card",)
@@ -105,7 +119,7 @@ class Take(Action):
         return {"type": "take", "card": self.card}
 
 
-class Reserve(Action):
+class Reserve(_Fixed):
     """Put the Reservation piece on a Market or Farm card (R-reserve)."""
 
     __slots__ = ("card",)
@@ -125,13 +139,16 @@ class Insure(Action):
     """Discard hand cards (``discard``) to insure own goods (``goods``) of sinking colours
     (R-pay-6). Both may be empty: insuring nothing is always allowed."""
 
-    __slots__ = ("discard", "goods", "_of")
+    # Private slots behind read-only properties, set as any class does (as for Buy).
+    __slots__ = ("_discard", "_goods", "_of")
     type = "insure"
+    discard = property(attrgetter("_discard"), doc="hand cards discarded, a tuple of ids")
+    goods = property(attrgetter("_goods"), doc="own goods insured, a tuple of card ids")
 
     def __init__(self, discard=(), goods=()) -> None:
-        _set(self, "discard", _card_list(list(discard)))
-        _set(self, "goods", _card_list(list(goods)))
-        _set(self, "_of", None)
+        self._discard = _card_list(list(discard))
+        self._goods = _card_list(list(goods))
+        self._of = None
 
     def __reduce__(self):
         return (Insure, (self.discard, self.goods))
@@ -143,7 +160,7 @@ class Insure(Action):
         return {"type": "insure", "discard": list(self.discard), "goods": list(self.goods)}
 
 
-class Pass(Action):
+class Pass(_Fixed):
     """Pass: only legal when nothing else is (R-turn-3)."""
 
     __slots__ = ()
@@ -178,21 +195,12 @@ CHOOSE_TOKEN: tuple[ChooseToken, ...] = tuple(ChooseToken(c) for c in range(len(
 PASS = Pass()
 
 
-#: The slots' own setters (``Buy.payment.__set__`` and so on): they fill a new object, as
-#: ``object.__setattr__`` would, at about two thirds of its cost (no look-up by name).
-BUY_PAYMENT = Buy.payment.__set__
-BUY_OF = Buy._of.__set__
-INSURE_DISCARD = Insure.discard.__set__
-INSURE_GOODS = Insure.goods.__set__
-INSURE_OF = Insure._of.__set__
-
-
 def buy_of(payment: tuple[int, ...], of=None) -> Buy:
     """A Buy of valid card ids (the engine's listing), without re-checking them; ``of``: the
     state whose ``legal_actions`` lists it (``Action._of``)."""
     b = _new(Buy)
-    BUY_PAYMENT(b, payment)
-    BUY_OF(b, of)
+    b._payment = payment
+    b._of = of
     return b
 
 
@@ -200,9 +208,9 @@ def insure_of(discard: tuple[int, ...], goods: tuple[int, ...], of=None) -> Insu
     """An Insure of valid card ids (the engine's listing), without re-checking them; ``of``
     as for ``buy_of``."""
     a = _new(Insure)
-    INSURE_DISCARD(a, discard)
-    INSURE_GOODS(a, goods)
-    INSURE_OF(a, of)
+    a._discard = discard
+    a._goods = goods
+    a._of = of
     return a
 
 

@@ -10,8 +10,7 @@ rule is written twice. Why an action is refused is explained separately (refusal
 """
 from __future__ import annotations
 
-from .actions import (BUY_OF, BUY_PAYMENT, CHOOSE_TOKEN, INSURE_DISCARD, INSURE_GOODS, INSURE_OF,
-                      PASS, RESERVE, TAKE, Action, Buy, Insure)
+from .actions import CHOOSE_TOKEN, PASS, RESERVE, TAKE, Action, Buy, Insure
 from .coins import minimal_payments, payment_shapes, shape_of
 from .cards import VALUE
 from .insurance import insurance_listed, insurance_options
@@ -104,11 +103,10 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
             for card in cards:
                 acts.append(RESERVE[card])
         if goods:                                    # (no payment when the hand is short)
-            set_payment, set_of = BUY_PAYMENT, BUY_OF
             for payment in minimal_payments(state.hands[seat], cost):
                 b = _new(Buy)                        # ``buy_of``, inline
-                set_payment(b, payment)
-                set_of(b, state)
+                b._payment = payment
+                b._of = state
                 acts.append(b)
         if not acts:
             acts.append(PASS)
@@ -116,13 +114,12 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     if phase == "token_draft":
         return list(CHOOSE_TOKEN)
     if phase == "insurance":
-        set_discard, set_goods, set_of = INSURE_DISCARD, INSURE_GOODS, INSURE_OF
         acts = []
         for discard, goods in insurance_options(state, seat):
             a = _new(Insure)                         # ``insure_of``, inline
-            set_discard(a, discard)
-            set_goods(a, goods)
-            set_of(a, state)
+            a._discard = discard
+            a._goods = goods
+            a._of = state
             acts.append(a)
         return acts
     return []
