@@ -82,6 +82,8 @@ class ColourChoice:
     def options(self) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
         """Every distinct (discard, goods) of this colour: per shape, every choice of goods up
         to value (goods of one value are interchangeable)."""
+        if len(self.shapes) == 1:                    # (0, 0, 0) only: nothing to insure
+            return [((), ())]                        # or nothing to insure with
         goods = self.goods
         values = sorted(goods)
         caps = []

@@ -49,8 +49,8 @@ def _guarded(state, seat, action, ev):
         raise IllegalAction("malformed", "not a game state")
     if type(action) not in _KINDS:
         action = action_from_json(action)
-    if type(seat) is not int or not 0 <= seat < state.num_players:
-        raise IllegalAction("malformed", "no such seat")
+    if type(seat) is not int or (seat != state.to_act and not 0 <= seat < state.num_players):
+        raise IllegalAction("malformed", "no such seat")        # (the seat to act is one)
     kind = action.type
     if kind == "take":
         # ``is_listed`` for a take, inline (the commonest action): a card the active player
@@ -145,18 +145,20 @@ def _buy(s: GameState, seat: int, action, ev, goods: tuple[int, ...]) -> None:
     then refresh. ``goods``: ``takeable`` before the purchase (R-buy-1)."""
     payment = action.payment                                     # R-buy-1: goods
     hands = list(s.hands)
-    kept = []
-    for c in hands[seat]:
-        if c not in payment:
-            kept.append(c)
+    kept = list(hands[seat])
+    for c in payment:                            # (distinct cards of the hand: listed)
+        kept.remove(c)
     hands[seat] = tuple(kept)
     s.hands = tuple(hands)
     s.discard = s.discard + payment                              # R-buy-4
     uninsured = _UNINSURED
     owned = list(s.goods)
     mine = list(owned[seat])
+    counts = [0, 0, 0, 0]                        # goods per colour, for R-buy-5
+    color = COLOR
     for c in goods:
         mine.append(uninsured[c])
+        counts[color[c]] += 1
     owned[seat] = tuple(mine)
     s.goods = tuple(owned)
     market = s.market
@@ -176,11 +178,7 @@ def _buy(s: GameState, seat: int, action, ev, goods: tuple[int, ...]) -> None:
     if ev is not None:
         ev.append({"type": "buy", "seat": seat, "goods": list(goods), "payment": list(payment),
                    "cost": goods_cost(goods), "visible_to": None})        # R-buy-2
-    counts = [0, 0, 0, 0]                                        # R-buy-5
-    color = COLOR
-    for c in goods:
-        counts[color[c]] += 1
-    ships = list(s.ships)
+    ships = list(s.ships)                                        # R-buy-5
     for col in _COLOURS:
         n = counts[col]
         if n:
