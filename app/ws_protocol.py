@@ -11,6 +11,23 @@ socket writes per action).
 
 `close()` and `abort()` behave as the transport's own: `close()` first writes what is
 collected (so a close frame still follows the frames before it), `abort()` drops it.
+
+Two more savings, both per connection:
+
+- **Sending without the ASGI chain.** The protocol puts `send_text_now` in the connection's
+  ASGI scope (`scope["extensions"][SEND_NOW]`): it encodes a text frame and hands it to the
+  transport at once, returning False whenever the ordinary `websocket.send` must be used
+  instead (handshake not complete, close sent or received, peer gone, the transport's buffer
+  above its high-water mark). The hub (app/live/hub.py) calls it when nothing of that
+  connection is queued, which skips its writer task, Starlette's `WebSocket.send` and each
+  middleware's `send` wrapper for almost every frame.
+- **Keep-alive pings only for quiet connections.** A ping proves the peer is there and keeps
+  proxies from closing an idle socket. A connection that has both received and sent within
+  the ping interval needs neither, so the ping is put off until the interval has passed since
+  the older of the two (RFC 6455 §5.5.2 leaves when to ping to the endpoint). A browser sends
+  its heartbeat every few seconds when idle (static/js/net.js), so it is hardly ever pinged;
+  a silent peer is pinged `ws_ping_interval` after it was last heard, and dropped when the
+  pong does not come within `ws_ping_timeout`, as before.
 """
 from __future__ import annotations
 
@@ -18,6 +35,10 @@ import asyncio
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.exceptions import InvalidState
+
+#: The ASGI scope extension under which the protocol offers `send_text_now(text) -> bool`.
+SEND_NOW = "osaka.send_text_now"
 
 
 class CoalescingTransport:
@@ -26,13 +47,14 @@ class CoalescingTransport:
     transport's. `get_write_buffer_size()` counts what is collected too (uvicorn's flow control
     and the hub's slow-peer check see the same bytes as before)."""
 
-    __slots__ = ("_transport", "_loop", "_pending", "_size")
+    __slots__ = ("_transport", "_loop", "_pending", "_size", "sent_at")
 
     def __init__(self, transport: asyncio.Transport, loop: asyncio.AbstractEventLoop):
         self._transport = transport
         self._loop = loop
         self._pending: list[bytes] = []
         self._size = 0
+        self.sent_at = loop.time()  # loop time of the last write that reached the transport
 
     def write(self, data: bytes) -> None:
         """Collect `data` (bytes-like) for the write at the end of this loop pass."""
@@ -56,6 +78,7 @@ class CoalescingTransport:
         if self._transport.is_closing():
             return
         self._transport.write(pending[0] if len(pending) == 1 else b"".join(pending))
+        self.sent_at = self._loop.time()
 
     def close(self) -> None:
         """Write what is collected, then close the transport (it flushes its own buffer)."""
@@ -77,7 +100,43 @@ class CoalescingTransport:
 
 class CoalescingWebSocketProtocol(WebSocketsSansIOProtocol):
     """uvicorn's `websockets-sansio` protocol (what `ws="auto"` picks) over a
-    `CoalescingTransport`; pass the class as `uvicorn.Config(ws=...)`."""
+    `CoalescingTransport`, with `send_text_now` in the scope and pings for quiet connections
+    only (module doc); pass the class as `uvicorn.Config(ws=...)`."""
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:  # type: ignore[override]
+        self.heard_at = self.loop.time()  # loop time of the last bytes received
         super().connection_made(CoalescingTransport(transport, self.loop))  # type: ignore[arg-type]
+
+    def data_received(self, data: bytes) -> None:
+        self.heard_at = self.loop.time()
+        super().data_received(data)
+
+    def handle_connect(self, event: Any) -> None:
+        super().handle_connect(event)
+        scope = getattr(self, "scope", None)  # none when the handshake was refused
+        if scope is not None:
+            scope["extensions"][SEND_NOW] = self.send_text_now
+
+    def send_text_now(self, text: str) -> bool:
+        """Send one text frame now, outside the ASGI `send` (module doc). Returns True when the
+        frame went to the transport; False when nothing was sent and the caller must use
+        `websocket.send` (which waits for the buffer to drain, or raises for a closed peer)."""
+        if (not self.handshake_complete or self.close_sent or self.disconnected
+                or self.initial_response is not None or not self.writable.is_set()):
+            return False
+        try:
+            self.conn.send_text(text.encode())
+        except InvalidState:  # the peer's close frame came: the ASGI path reports it
+            return False
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        return True
+
+    def send_keepalive_ping(self) -> None:
+        """Ping only when the connection has not both received and sent within the ping
+        interval; else try again when the interval has passed since the older of the two."""
+        quiet_since = min(self.heard_at, self.transport.sent_at)  # type: ignore[attr-defined]
+        due = quiet_since + self.ping_interval - self.loop.time()  # type: ignore[operator]
+        if due > 0 and not self.close_sent:
+            self.ping_timer = self.loop.call_later(due, self.send_keepalive_ping)
+            return
+        super().send_keepalive_ping()

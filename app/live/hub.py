@@ -2,6 +2,9 @@
 
 A slow or dead peer never delays anyone else: frames are queued without waiting
 (`Connection.send`), and a connection whose queue is full is dropped (closed with 1013).
+Under `osaka serve` a frame is written at once instead when nothing of its connection is
+queued and the socket takes it (`send_text_now`, app/ws_protocol.py): the same bytes in the
+same order, without a writer task's turn and the ASGI `send` chain for each frame.
 """
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ from starlette.websockets import WebSocket
 
 from ..models import utcnow
 from ..prefix import root_of
+from ..ws_protocol import SEND_NOW
 
 log = logging.getLogger("osaka.hub")
 CLOSE_TIMEOUT_S = 5.0
@@ -50,14 +54,22 @@ class Connection:
         self.departed = False        # its disconnect was handled (Presence.departed)
         self._queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=queue_size)
         self._writer = asyncio.create_task(self._write(), name=f"ws-writer-{room}")
+        self._writing = False  # the writer holds a frame it has not finished sending
+        # The server's direct send (app/ws_protocol.py), when it offers one (not under a test client).
+        extensions = (getattr(ws, "scope", None) or {}).get("extensions") or {}
+        self._send_now: Callable[[str], bool] | None = extensions.get(SEND_NOW)
         self._rate, self._burst = flood_rate, float(flood_burst)
         self._tokens, self._last = float(flood_burst), time.monotonic()
 
     def send(self, msg: dict[str, Any] | str) -> None:
-        """Queue one frame without waiting; drop the connection if its queue is full."""
+        """Send one frame without waiting: at once when nothing is queued before it and the
+        socket takes it, else through the queue; drop the connection if its queue is full."""
         if self.closed:
             return
         text = msg if isinstance(msg, str) else dumps(msg)
+        if (self._send_now is not None and not self._writing and not self._queue.qsize()
+                and self._send_now(text)):
+            return
         try:
             self._queue.put_nowait(text)
         except asyncio.QueueFull:
@@ -82,7 +94,9 @@ class Connection:
                 text = await self._queue.get()
                 if text is None:
                     break
+                self._writing = True
                 await self.ws.send_text(text)
+                self._writing = False
         except asyncio.CancelledError:
             raise
         except Exception:  # the peer went away: the reader loop will notice too

@@ -101,3 +101,46 @@ def test_a_table_is_rebuilt_from_the_action_log(settings):
             assert fresh.action_ids == table.action_ids
             assert fresh.history(1) == table.history(1) and fresh.history(None) == table.history(None)
     asyncio.run(scenario())
+
+
+def test_an_actions_frames_go_straight_to_the_sockets(settings, monkeypatch):
+    """Under the server's protocol every frame (the arrival's and an action's) is written by
+    `send_text_now` (app/ws_protocol.py), none by a writer task through the ASGI `send`."""
+    from starlette.websockets import WebSocket
+
+    from app.ws_protocol import CoalescingWebSocketProtocol
+    direct, through_asgi = [], []
+    send_now = CoalescingWebSocketProtocol.send_text_now
+
+    def counted_send_now(self, text):
+        sent = send_now(self, text)
+        if sent:
+            direct.append(json.loads(text)["type"])
+        return sent
+
+    async def counted_send_text(self, data):
+        through_asgi.append(json.loads(data)["type"])
+        await WebSocket.send(self, {"type": "websocket.send", "text": data})
+
+    monkeypatch.setattr(CoalescingWebSocketProtocol, "send_text_now", counted_send_now)
+    monkeypatch.setattr(WebSocket, "send_text", counted_send_text)
+
+    async def scenario():
+        async with serving(settings) as (live, addr), httpx.AsyncClient(base_url=f"http://{addr}") as http:
+            code, tokens = await started_room(http, 2)
+            url = f"ws://{addr}/ws/rooms/{code}"
+            async with connect(url, additional_headers=auth(tokens[0])) as ws0, \
+                    connect(url, additional_headers=auth(tokens[1])) as ws1:
+                received = [f["type"] for ws in (ws0, ws1) for f in await frames(ws, "state")]
+                table = live.tables.get(code)
+                seat = table.state.to_act
+                action = engine.legal_actions(table.state, seat)[0].to_json()
+                await (ws0 if seat == 0 else ws1).send(
+                    json.dumps({"type": "act", "id": "a1", "version": 0, "action": action}))
+                received += [f["type"] for ws in (ws0, ws1) for f in await frames(ws, "state")]
+        return received
+
+    received = asyncio.run(scenario())
+    from collections import Counter
+    assert received.count("state") == 4 and Counter(received) <= Counter(direct), (received, direct)
+    assert through_asgi == []

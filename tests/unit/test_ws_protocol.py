@@ -113,3 +113,120 @@ def test_close_writes_what_is_collected_and_abort_drops_it(loop):
     with asyncio.Runner(loop_factory=LOOPS[loop]) as runner:
         closed, aborted = runner.run(scenario())
     assert closed == b"one,two,three" and aborted == b""
+
+
+# ----------------------------------------------------------------- keep-alive for quiet peers
+
+def _echo_app_factory():
+    async def app(scope, receive, send):
+        if scope["type"] == "lifespan":
+            while (await receive())["type"] != "lifespan.shutdown":
+                await send({"type": "lifespan.startup.complete"})
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+        assert (await receive())["type"] == "websocket.connect"
+        await send({"type": "websocket.accept"})
+        while (msg := await receive())["type"] == "websocket.receive":
+            await send({"type": "websocket.send", "text": msg.get("text") or ""})
+    return app
+
+
+@pytest.mark.parametrize("loop", sorted(LOOPS))
+def test_pings_go_only_to_quiet_connections_and_a_silent_peer_is_dropped(loop):
+    """Interval 0.25 s, timeout 0.25 s: a client that talks every 0.05 s gets no ping in 1.5 s,
+    an idle one is pinged (and answers) again and again, a peer that never answers is closed
+    by the keep-alive (close code 1011) within interval + timeout."""
+    pings: dict[str, int] = {}
+
+    class Counted(CoalescingWebSocketProtocol):
+        def send_keepalive_ping(self):
+            before = self.pending_ping_payload
+            super().send_keepalive_ping()
+            if self.pending_ping_payload is not None and self.pending_ping_payload != before:
+                who = dict(self.scope["headers"]).get(b"x-who", b"?").decode()
+                pings[who] = pings.get(who, 0) + 1
+
+    async def scenario():
+        port = free_port()
+        server = uvicorn.Server(uvicorn.Config(_echo_app_factory(), host="127.0.0.1", port=port, ws=Counted,
+                                               ws_ping_interval=0.25, ws_ping_timeout=0.25,
+                                               log_level="warning", lifespan="on"))
+        task = asyncio.create_task(server.serve())
+        try:
+            async with asyncio.timeout(30):
+                while not server.started:
+                    await asyncio.sleep(0.02)
+                url = f"ws://127.0.0.1:{port}/"
+                async with connect(url, additional_headers={"x-who": "busy"}, ping_interval=None) as busy, \
+                        connect(url, additional_headers={"x-who": "idle"}, ping_interval=None) as idle:
+                    # a raw client that completes the handshake, then never reads or answers
+                    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+                    writer.write(b"GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                                 b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+                                 b"x-who: silent\r\n\r\n")
+                    assert (await reader.readuntil(b"\r\n\r\n")).startswith(b"HTTP/1.1 101")
+                    end = asyncio.get_running_loop().time() + 1.5
+                    while asyncio.get_running_loop().time() < end:
+                        await busy.send("hi")
+                        assert await busy.recv() == "hi"
+                        await asyncio.sleep(0.05)
+                    await idle.send("still here")  # the idle client answered every ping by itself
+                    assert await idle.recv() == "still here"
+                    rest = await asyncio.wait_for(reader.read(), 5)  # up to EOF: the server closed it
+                    writer.close()
+        finally:
+            server.should_exit = True
+            await asyncio.wait_for(task, 30)
+        return rest
+
+    with asyncio.Runner(loop_factory=LOOPS[loop]) as runner:
+        rest = runner.run(scenario())
+    assert pings.get("busy", 0) == 0, pings
+    assert pings.get("idle", 0) >= 3, pings      # ~every 0.25 s for 1.5 s
+    assert pings.get("silent", 0) >= 1, pings
+    assert rest.startswith(b"\x89")                # a ping first, then a close frame with 1011:
+    assert b"\x88\x18\x03\xf3keepalive ping timeout" in rest
+
+
+# ----------------------------------------------------------------- sending without the ASGI chain
+
+def test_direct_sends_and_queued_sends_keep_their_order():
+    """`Connection.send` writes at once while nothing is queued; once the socket refuses (its
+    buffer is full) later frames queue behind the refused one, and direct sends resume only
+    after the queue has drained: the peer sees every frame once, in order."""
+    from app.live.hub import Connection
+    from app.ws_protocol import SEND_NOW
+
+    wire: list[str] = []
+    open_ = {"now": True}
+
+    def send_now(text: str) -> bool:
+        if not open_["now"]:
+            return False
+        wire.append(text)
+        return True
+
+    class FakeSocket:
+        scope = {"extensions": {SEND_NOW: send_now}}
+
+        async def send_text(self, text: str) -> None:
+            while not open_["now"]:        # the ASGI send waits for the buffer to drain
+                await asyncio.sleep(0.01)
+            wire.append(text)
+
+    async def scenario():
+        conn = Connection(FakeSocket(), room="R", seat=0, queue_size=16, flood_rate=1, flood_burst=1)
+        conn.send("1")
+        conn.send("2")
+        open_["now"] = False
+        conn.send("3")                     # refused: queued
+        await asyncio.sleep(0.05)          # the writer holds "3", waiting for the socket
+        open_["now"] = True
+        conn.send("4")                     # the writer is busy: queued behind "3"
+        conn.send("5")
+        await asyncio.sleep(0.1)
+        conn.send("6")                     # queue empty again: direct
+        assert wire == ["1", "2", "3", "4", "5", "6"]
+        conn.stop_writer()
+
+    asyncio.run(scenario())
