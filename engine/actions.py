@@ -15,7 +15,8 @@ class Action:
     """Base class of the six action kinds. ``type`` is the JSON ``"type"`` string.
 
     Actions are immutable (setting a field raises ``AttributeError``; Buy and Insure keep
-    their fields in private slots behind read-only properties) and valid by construction: a constructor given a field that its JSON form could not hold raises
+    their fields in private slots behind read-only properties) and valid by construction: a
+    constructor given a field that its JSON form could not hold raises
     ``IllegalAction("malformed")``.
     """
 
