@@ -50,11 +50,6 @@ async def measure(frames: int, direct: bool) -> float:
     result: dict[str, float] = {}
 
     async def app(scope, receive, send):
-        if scope["type"] == "lifespan":
-            while (await receive())["type"] != "lifespan.shutdown":
-                await send({"type": "lifespan.startup.complete"})
-            await send({"type": "lifespan.shutdown.complete"})
-            return
         ws = WebSocket(scope, receive, send)
         await ws.accept()
         conn = Connection(ws, room="bench", seat=0, queue_size=frames + 1, flood_rate=1, flood_burst=1)
@@ -74,7 +69,7 @@ async def measure(frames: int, direct: bool) -> float:
 
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, ws=CoalescingWebSocketProtocol,
-                                           log_level="warning"))
+                                           log_level="warning", lifespan="off"))
     task = asyncio.create_task(server.serve())
     while not server.started:
         await asyncio.sleep(0.02)

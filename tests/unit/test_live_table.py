@@ -7,6 +7,7 @@ import asyncio
 import json
 import random
 import uuid
+from collections import Counter
 
 import httpx
 from websockets.asyncio.client import connect
@@ -141,6 +142,5 @@ def test_an_actions_frames_go_straight_to_the_sockets(settings, monkeypatch):
         return received
 
     received = asyncio.run(scenario())
-    from collections import Counter
     assert received.count("state") == 4 and Counter(received) <= Counter(direct), (received, direct)
     assert through_asgi == []

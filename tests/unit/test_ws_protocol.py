@@ -4,6 +4,7 @@ event loops uvicorn may use; `close()` writes what is collected first, `abort()`
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
 
 import pytest
@@ -32,12 +33,37 @@ class _Recording:
         return getattr(self._transport, name)
 
 
+async def _lifespan(scope, receive, send) -> bool:
+    """Answer the server's lifespan messages; True when `scope` was the lifespan's."""
+    if scope["type"] != "lifespan":
+        return False
+    while (await receive())["type"] != "lifespan.shutdown":
+        await send({"type": "lifespan.startup.complete"})
+    await send({"type": "lifespan.shutdown.complete"})
+    return True
+
+
+@contextlib.asynccontextmanager
+async def _served(app, protocol, **config):
+    """The port of a real uvicorn server running `app` over `protocol` in this event loop,
+    stopped afterwards."""
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, ws=protocol,
+                                           log_level="warning", lifespan="on", **config))
+    task = asyncio.create_task(server.serve())
+    try:
+        async with asyncio.timeout(30):
+            while not server.started:
+                await asyncio.sleep(0.02)
+            yield port
+    finally:
+        server.should_exit = True
+        await asyncio.wait_for(task, 30)
+
+
 async def _burst_app(scope, receive, send):
     """Accepts, sends five text frames at once, waits for the client's word, closes with 4000."""
-    if scope["type"] == "lifespan":
-        while (await receive())["type"] != "lifespan.shutdown":
-            await send({"type": "lifespan.startup.complete"})
-        await send({"type": "lifespan.shutdown.complete"})
+    if await _lifespan(scope, receive, send):
         return
     assert (await receive())["type"] == "websocket.connect"
     await send({"type": "websocket.accept"})
@@ -56,22 +82,12 @@ def test_frames_sent_together_reach_the_socket_in_one_write(loop):
             super().connection_made(_Recording(transport, writes))
 
     async def scenario():
-        port = free_port()
-        server = uvicorn.Server(uvicorn.Config(_burst_app, host="127.0.0.1", port=port, ws=Recorded,
-                                               log_level="warning", lifespan="on"))
-        task = asyncio.create_task(server.serve())
-        try:
-            async with asyncio.timeout(30):
-                while not server.started:
-                    await asyncio.sleep(0.02)
-                async with connect(f"ws://127.0.0.1:{port}/", compression=None) as ws:
-                    got = [await ws.recv() for _ in range(5)]
-                    await ws.send("bye")
-                    with pytest.raises(ConnectionClosed) as closed:
-                        await ws.recv()
-        finally:
-            server.should_exit = True
-            await asyncio.wait_for(task, 30)
+        async with _served(_burst_app, Recorded) as port:
+            async with connect(f"ws://127.0.0.1:{port}/", compression=None) as ws:
+                got = [await ws.recv() for _ in range(5)]
+                await ws.send("bye")
+                with pytest.raises(ConnectionClosed) as closed:
+                    await ws.recv()
         return got, closed.value.rcvd.code
 
     with asyncio.Runner(loop_factory=LOOPS[loop]) as runner:
@@ -117,18 +133,14 @@ def test_close_writes_what_is_collected_and_abort_drops_it(loop):
 
 # ----------------------------------------------------------------- keep-alive for quiet peers
 
-def _echo_app_factory():
-    async def app(scope, receive, send):
-        if scope["type"] == "lifespan":
-            while (await receive())["type"] != "lifespan.shutdown":
-                await send({"type": "lifespan.startup.complete"})
-            await send({"type": "lifespan.shutdown.complete"})
-            return
-        assert (await receive())["type"] == "websocket.connect"
-        await send({"type": "websocket.accept"})
-        while (msg := await receive())["type"] == "websocket.receive":
-            await send({"type": "websocket.send", "text": msg.get("text") or ""})
-    return app
+async def _echo_app(scope, receive, send):
+    """Accepts, then sends every text frame back."""
+    if await _lifespan(scope, receive, send):
+        return
+    assert (await receive())["type"] == "websocket.connect"
+    await send({"type": "websocket.accept"})
+    while (msg := await receive())["type"] == "websocket.receive":
+        await send({"type": "websocket.send", "text": msg.get("text") or ""})
 
 
 @pytest.mark.parametrize("loop", sorted(LOOPS))
@@ -147,36 +159,25 @@ def test_pings_go_only_to_quiet_connections_and_a_silent_peer_is_dropped(loop):
                 pings[who] = pings.get(who, 0) + 1
 
     async def scenario():
-        port = free_port()
-        server = uvicorn.Server(uvicorn.Config(_echo_app_factory(), host="127.0.0.1", port=port, ws=Counted,
-                                               ws_ping_interval=0.25, ws_ping_timeout=0.25,
-                                               log_level="warning", lifespan="on"))
-        task = asyncio.create_task(server.serve())
-        try:
-            async with asyncio.timeout(30):
-                while not server.started:
-                    await asyncio.sleep(0.02)
-                url = f"ws://127.0.0.1:{port}/"
-                async with connect(url, additional_headers={"x-who": "busy"}, ping_interval=None) as busy, \
-                        connect(url, additional_headers={"x-who": "idle"}, ping_interval=None) as idle:
-                    # a raw client that completes the handshake, then never reads or answers
-                    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-                    writer.write(b"GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                                 b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
-                                 b"x-who: silent\r\n\r\n")
-                    assert (await reader.readuntil(b"\r\n\r\n")).startswith(b"HTTP/1.1 101")
-                    end = asyncio.get_running_loop().time() + 1.5
-                    while asyncio.get_running_loop().time() < end:
-                        await busy.send("hi")
-                        assert await busy.recv() == "hi"
-                        await asyncio.sleep(0.05)
-                    await idle.send("still here")  # the idle client answered every ping by itself
-                    assert await idle.recv() == "still here"
-                    rest = await asyncio.wait_for(reader.read(), 5)  # up to EOF: the server closed it
-                    writer.close()
-        finally:
-            server.should_exit = True
-            await asyncio.wait_for(task, 30)
+        async with _served(_echo_app, Counted, ws_ping_interval=0.25, ws_ping_timeout=0.25) as port:
+            url = f"ws://127.0.0.1:{port}/"
+            async with connect(url, additional_headers={"x-who": "busy"}, ping_interval=None) as busy, \
+                    connect(url, additional_headers={"x-who": "idle"}, ping_interval=None) as idle:
+                # a raw client that completes the handshake, then never reads or answers
+                reader, writer = await asyncio.open_connection("127.0.0.1", port)
+                writer.write(b"GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                             b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+                             b"x-who: silent\r\n\r\n")
+                assert (await reader.readuntil(b"\r\n\r\n")).startswith(b"HTTP/1.1 101")
+                end = asyncio.get_running_loop().time() + 1.5
+                while asyncio.get_running_loop().time() < end:
+                    await busy.send("hi")
+                    assert await busy.recv() == "hi"
+                    await asyncio.sleep(0.05)
+                await idle.send("still here")  # the idle client answered every ping by itself
+                assert await idle.recv() == "still here"
+                rest = await asyncio.wait_for(reader.read(), 5)  # up to EOF: the server closed it
+                writer.close()
         return rest
 
     with asyncio.Runner(loop_factory=LOOPS[loop]) as runner:
