@@ -3,7 +3,7 @@ of a legal insurance decision, used both to list and to accept them.
 
 Per sinking colour a choice has a *shape* ``(a, b, k)``: ``a`` value-2 cards (2 icons each)
 and ``b`` value-3 cards (1 icon each) of that colour discarded to insure ``k`` of its uninsured
-goods. Legality depends only on the shapes, so ``colour_shapes`` lists them once.
+goods. Legality depends only on the shapes, so ``_colour_shapes`` lists them once.
 """
 from __future__ import annotations
 
@@ -34,8 +34,10 @@ def discard_shapes(twos: int, threes: int, k: int) -> list[tuple[int, int]]:
 
 @lru_cache(maxsize=None)
 def _colour_shapes(twos: int, threes: int, at_risk: int) -> tuple[tuple[int, int, int], ...]:
-    """``ColourChoice.shapes`` of ``twos`` value-2 and ``threes`` value-3 icon cards and
-    ``at_risk`` uninsured goods of one colour (cached: a few small counts)."""
+    """Every legal shape ``(a, b, k)`` of one colour (R-pay-6a): ``a`` value-2 and ``b``
+    value-3 cards discarded (``discard_shapes``) to insure ``k`` goods, from ``twos`` value-2
+    and ``threes`` value-3 icon cards and ``at_risk`` uninsured goods of that colour, insuring
+    nothing first (cached: a few small counts)."""
     icons = 2 * twos + threes
     return tuple((a, b, k) for k in range(min(at_risk, icons) + 1)
                  for a, b in discard_shapes(twos, threes, k))
@@ -51,70 +53,76 @@ def _by_goods(shapes: tuple[tuple[int, int, int], ...]) -> tuple[tuple[int, tupl
     return tuple((k, tuple(discards)) for k, discards in by_k.items())
 
 
-class ColourChoice:
-    """One sinking colour's insurance situation for one seat: the hand cards with icons
-    (``twos``, ``threes``, in hand order), the uninsured goods by value (``goods``, in
-    merchandise order) and every legal ``shapes`` ``(a, b, k)``, insuring nothing first."""
-
-    __slots__ = ("twos", "threes", "goods", "shapes")
-
-    def __init__(self, s: GameState, seat: int, col: int) -> None:
-        twos: list[int] = []
-        threes: list[int] = []
-        for c in s.hands[seat]:
-            if COLOR[c] == col:
-                v = VALUE[c]
-                if v == 2:
-                    twos.append(c)
-                elif v == 3:
-                    threes.append(c)
-        self.twos = twos
-        self.threes = threes
-        goods: dict[int, list[int]] = {}
-        at_risk = 0
-        for c, insured in s.goods[seat]:
-            if not insured and COLOR[c] == col:
-                goods.setdefault(VALUE[c], []).append(c)
-                at_risk += 1
-        self.goods = goods
-        self.shapes = _colour_shapes(len(twos), len(threes), at_risk)
-
-    def options(self) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
-        """Every distinct (discard, goods) of this colour: per shape, every choice of goods up
-        to value (goods of one value are interchangeable)."""
-        if len(self.shapes) == 1:                    # (0, 0, 0) only: nothing to insure
-            return [((), ())]                        # or nothing to insure with
-        goods = self.goods
-        values = sorted(goods)
-        caps = []
-        for v in values:
-            caps.append(len(goods[v]))
-        caps = tuple(caps)
-        twos, threes = self.twos, self.threes
-        out = []
-        for k, discards in _by_goods(self.shapes):
-            if k == 0:                               # insuring nothing: (0, 0) only
-                for a, b in discards:
-                    out.append((tuple(twos[:a] + threes[:b]), ()))
-                continue
-            for split in splits(caps, k):
-                chosen: list[int] = []
-                for v, n in zip(values, split):
-                    if n:
-                        chosen += goods[v][:n]
-                picked = tuple(chosen)
-                for a, b in discards:
-                    out.append((tuple(twos[:a] + threes[:b]), picked))
-        return out
+def colour_options(hand: tuple[int, ...], own: tuple[tuple[int, bool], ...],
+                   col: int) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Every distinct (discard, goods) of one sinking colour ``col`` for a seat with ``hand``
+    (card ids) and merchandise ``own`` (``(card, insured)`` pairs): per legal shape ``(a, b,
+    k)`` (``_colour_shapes`` of the hand's value-2 and value-3 cards of that colour, in hand
+    order, and its uninsured goods, in merchandise order), the first ``a`` twos and ``b``
+    threes discarded for every choice of ``k`` goods up to value (goods of one value are
+    interchangeable); insuring nothing first. ``[((), ())]`` alone when no good of that colour
+    is at risk or the hand holds no icon card of it (the only shape is ``(0, 0, 0)``)."""
+    color = COLOR
+    value = VALUE
+    goods: dict[int, list[int]] = {}             # uninsured goods of ``col`` by value
+    at_risk = 0
+    for c, insured in own:
+        if not insured and color[c] == col:
+            v = value[c]
+            if v in goods:
+                goods[v].append(c)
+            else:
+                goods[v] = [c]
+            at_risk += 1
+    if not at_risk:
+        return [((), ())]
+    twos: list[int] = []
+    threes: list[int] = []
+    for c in hand:
+        if color[c] == col:
+            v = value[c]
+            if v == 2:
+                twos.append(c)
+            elif v == 3:
+                threes.append(c)
+    if not twos and not threes:                  # nothing to insure with
+        return [((), ())]
+    values = sorted(goods)
+    caps = []
+    for v in values:
+        caps.append(len(goods[v]))
+    caps = tuple(caps)
+    out = []
+    for k, discards in _by_goods(_colour_shapes(len(twos), len(threes), at_risk)):
+        if k == 0:                               # insuring nothing: (0, 0) only
+            for a, b in discards:
+                out.append((tuple(twos[:a] + threes[:b]), ()))
+            continue
+        for split in splits(caps, k):
+            chosen: list[int] = []
+            for v, n in zip(values, split):
+                if n:
+                    chosen += goods[v][:n]
+            picked = tuple(chosen)
+            for a, b in discards:
+                out.append((tuple(twos[:a] + threes[:b]), picked))
+    return out
 
 
 def insurance_options(s: GameState, seat: int) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
     """Every distinct insurance choice (discard, goods) of ``seat`` (R-pay-6, R-pay-6a): per
     sinking colour any number of its uninsured goods (distinct up to value) with a minimal
-    discard of that colour's icon cards covering them; insuring nothing included (first)."""
-    per_colour = [ColourChoice(s, seat, col).options() for col in s.sinking]
-    if len(per_colour) == 1:                     # one sinking colour: its choices as they are
-        return per_colour[0]
+    discard of that colour's icon cards covering them; insuring nothing included (first).
+    The choices of each colour (``colour_options``) combined, colours in colour order; a
+    colour with no choice but insuring nothing adds nothing to the combinations."""
+    hand, own = s.hands[seat], s.goods[seat]
+    per_colour = []
+    for col in s.sinking:
+        options = colour_options(hand, own, col)
+        if len(options) > 1:
+            per_colour.append(options)
+    if len(per_colour) <= 1:                     # one colour to choose in: its choices
+        return per_colour[0] if per_colour else [((), ())]
     out = []
     for combo in product(*per_colour):
         discard: tuple[int, ...] = ()
@@ -156,7 +164,7 @@ def insurance_listed(s: GameState, seat: int, discard: tuple[int, ...],
     Canonical form, per colour: (value-2 discards, value-3 discards, value-5 discards,
     uninsured goods named, insured goods named), over distinct cards of the seat's hand and
     merchandise. A listed choice has, per sinking colour, ``(a, b, 0, k, 0)`` for one of its
-    shapes (``ColourChoice.shapes``: ``(a, b)`` among ``discard_shapes`` of the colour's hand
+    shapes (``_colour_shapes``: ``(a, b)`` among ``discard_shapes`` of the colour's hand
     cards for ``k``), and zeros for every other colour.
     """
     hand = s.hands[seat]

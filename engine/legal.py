@@ -5,7 +5,7 @@ action equals one of them up to interchangeable cards (cards of the same colour 
 without listing them all: it generates the candidates of the submitted action's kind for
 this decision and compares canonical forms (a card id for take and reserve, a payment shape
 for buy, insurance shapes per colour for insure). Both build on the same generators
-(``takeable``, ``reservable``, ``coins.payment_shapes``, ``insurance.ColourChoice``), so no
+(``takeable``, ``reservable``, ``coins.payment_shapes``, ``insurance.colour_options``), so no
 rule is written twice. Why an action is refused is explained separately (refusal.py).
 """
 from __future__ import annotations
