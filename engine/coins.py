@@ -70,13 +70,28 @@ def minimal_payments(hand: tuple[int, ...], cost: int) -> list[tuple[int, ...]]:
 
     So the answer depends only on the kinds of the hand's cards: it is worked out once per
     (multiset of the kinds of the hand, cost) as positions into the hand sorted by kind
-    (``_payment_positions``), and each call only picks its cards at those positions."""
+    (``payment_pickers``), and each call only picks its cards at those positions."""
+    found = payment_pickers(hand, cost)
+    if found is None:
+        return []
+    cards, pickers = found
+    out = []
+    for pick in pickers:
+        out.append(pick(cards))
+    return out
+
+
+def payment_pickers(hand: tuple[int, ...], cost: int) -> tuple[tuple[int, ...], tuple] | None:
+    """``minimal_payments`` before its cards are picked: ``(cards, pickers)``, the hand sorted
+    by kind and one picker per payment (in order) that takes the payment's cards, a tuple,
+    from ``cards``; None when the hand cannot pay ``cost``. (``legal_actions`` builds each
+    Buy as it picks.)"""
     # The total (to stop early when the hand is short) and the kinds as one number (4 bits
     # per kind: at most 11 cards share one), in a plain loop (cheaper than sum/map over
     # VALUE.__getitem__); then the hand sorted by kind with a dict's __getitem__ as the key
     # (a tuple's __getitem__ is a slot wrapper, about 1.5x as slow as a key).
     if cost > 5 * len(hand):                     # short even if every card were a 5
-        return []
+        return None
     total = 0
     kinds = 0
     value = VALUE
@@ -85,7 +100,7 @@ def minimal_payments(hand: tuple[int, ...], cost: int) -> list[tuple[int, ...]]:
         total += value[c]
         kinds += bits[c]
     if total < cost:
-        return []
+        return None
     cards = tuple(sorted(hand, key=_KIND_OF))    # stable: hand order within a kind
     key = kinds << 9 | cost                      # cost <= 336, the value of all 108 cards
     pickers = _POSITIONS.get(key)
@@ -95,10 +110,7 @@ def minimal_payments(hand: tuple[int, ...], cost: int) -> list[tuple[int, ...]]:
             _POSITIONS.clear()
             _GETTERS.clear()
         _POSITIONS[key] = pickers
-    out = []
-    for pick in pickers:
-        out.append(pick(cards))
-    return out
+    return cards, pickers
 
 
 #: card -> 16 ** its KIND: a hand's sum counts its cards per kind, 4 bits each

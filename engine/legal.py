@@ -11,7 +11,7 @@ rule is written twice. Why an action is refused is explained separately (refusal
 from __future__ import annotations
 
 from .actions import CHOOSE_TOKEN, PASS, RESERVE, TAKE, Action, Buy, Insure
-from .coins import minimal_payments, payment_shapes, shape_of
+from .coins import payment_pickers, payment_shapes, shape_of
 from .cards import VALUE
 from .insurance import insurance_listed, insurance_options
 from .state import GameState
@@ -102,12 +102,15 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
                     cards.remove(card)
             for card in cards:
                 acts.append(RESERVE[card])
-        if goods:                                    # (no payment when the hand is short)
-            for payment in minimal_payments(state.hands[seat], cost):
-                b = _new(Buy)                        # ``buy_of``, inline
-                b._payment = payment
-                b._of = state
-                acts.append(b)
+        if goods:                                    # ``minimal_payments``, picked here
+            found = payment_pickers(state.hands[seat], cost)
+            if found is not None:                    # (None: the hand is short)
+                cards, pickers = found
+                for pick in pickers:
+                    b = _new(Buy)                    # ``buy_of``, inline
+                    b._payment = pick(cards)
+                    b._of = state
+                    acts.append(b)
         if not acts:
             acts.append(PASS)
         return acts
