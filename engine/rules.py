@@ -210,12 +210,20 @@ def _insure(s: GameState, seat: int, action, ev) -> None:
     purchase's refresh and the next turn."""
     discard, goods = action.discard, action.goods
     if discard:
-        gone = set(discard)
-        s.hands = _with(s.hands, seat, tuple(c for c in s.hands[seat] if c not in gone))
-        s.discard = s.discard + tuple(discard)
+        hands = list(s.hands)
+        kept = list(hands[seat])
+        for c in discard:                        # (distinct cards of the hand: listed)
+            kept.remove(c)
+        hands[seat] = tuple(kept)
+        s.hands = tuple(hands)
+        s.discard = s.discard + discard
     if goods:
-        saved = set(goods)
-        s.goods = _with(s.goods, seat, tuple((c, ins or c in saved) for c, ins in s.goods[seat]))
+        owned = list(s.goods)
+        mine = []
+        for g in owned[seat]:
+            mine.append(g if g[1] or g[0] not in goods else (g[0], True))
+        owned[seat] = tuple(mine)
+        s.goods = tuple(owned)
     if ev is not None:
         ev.append({"type": "insure", "seat": seat, "discard": list(discard), "goods": list(goods),
                    "visible_to": None})
@@ -273,10 +281,6 @@ _COLOURS = range(4)
 
 #: (card, False): the card as an uninsured good.
 _UNINSURED: tuple[tuple[int, bool], ...] = tuple((c, False) for c in range(NUM_CARDS))
-
-
-def _with(tup: tuple, i: int, value) -> tuple:
-    return tup[:i] + (value,) + tup[i + 1:]
 
 
 _EFFECTS = {"take": _take, "reserve": _reserve, "pass": _pass,
