@@ -95,12 +95,15 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
             acts.append(TAKE[card])
             cost += VALUE[card]
         res = state.reservations
-        if res[seat] is None:                        # ``reservable``, inline
-            cards = [*state.market, *state.farm]
+        if res[seat] is None:                        # ``reservable``, inline: with its own
+            for card in goods:                       # piece free, the seat's goods are the
+                acts.append(RESERVE[card])           # Market's unreserved cards; then the
+            farm = state.farm                        # Farm's unreserved ones
             for card in res:
-                if card is not None and card in cards:
-                    cards.remove(card)
-            for card in cards:
+                if card is not None and card in farm:
+                    farm = list(farm)
+                    farm.remove(card)
+            for card in farm:
                 acts.append(RESERVE[card])
         if goods:                                    # ``minimal_payments``, picked here
             found = payment_pickers(state.hands[seat], cost)
