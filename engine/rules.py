@@ -12,7 +12,7 @@ the next turn; from ``_insure`` after the last insurance decision when there was
 from __future__ import annotations
 
 from . import payment as pay_rules
-from .actions import _KINDS, Action, action_from_json
+from .actions import _KINDS, Action, Buy, Reserve, Take, action_from_json
 from .cards import COLOR, COLORS, EDO, NUM_CARDS
 from .deck import refresh
 from .errors import IllegalAction
@@ -47,12 +47,13 @@ def _guarded(state, seat, action, ev):
     then apply. Anything else that goes wrong is a bug and propagates as it is."""
     if not isinstance(state, GameState):
         raise IllegalAction("malformed", "not a game state")
-    if type(action) not in _KINDS:
+    cls = type(action)
+    if cls not in _KINDS:
         action = action_from_json(action)
+        cls = type(action)
     if type(seat) is not int or (seat != state.to_act and not 0 <= seat < state.num_players):
         raise IllegalAction("malformed", "no such seat")        # (the seat to act is one)
-    kind = action.type
-    if kind == "take":
+    if cls is Take:                              # (the class: cheaper than ``action.type``)
         # ``is_listed`` for a take, inline (the commonest action): a card the active player
         # may take.
         if seat != state.to_act or state.phase != "turn":
@@ -65,7 +66,7 @@ def _guarded(state, seat, action, ev):
         s = state.copy()
         _take(s, seat, action, ev)
         return s
-    if kind == "reserve":
+    if cls is Reserve:
         # ``is_listed`` for a reserve, inline: the active player's piece is free and the card
         # an unreserved Market or Farm card (``reservable``).
         card = action.card
@@ -80,11 +81,11 @@ def _guarded(state, seat, action, ev):
     if (action._of is not state or seat != state.to_act) and not is_listed(state, seat, action):
         raise explain_refusal(state, seat, action)
     s = state.copy()
-    if kind == "buy":
+    if cls is Buy:
         goods = state._goods
         _buy(s, seat, action, ev, turn_goods(state, seat) if goods is None else goods)
     else:
-        _EFFECTS[kind](s, seat, action, ev)
+        _EFFECTS[action.type](s, seat, action, ev)
     return s
 
 
