@@ -212,8 +212,7 @@ def end_game(s: GameState, reason: str, ev: list | None) -> None:
     s.phase = "over"
     s.to_act = None
     s.insurance_queue = ()
-    s.winners = winners(s)
-    s.end_reason = reason
+    s._game = s._game._replace(winners=winners(s), end_reason=reason)
     if ev is not None:
         ev.append({"type": "game_over", "reason": reason, "winners": list(s.winners),
                    "vp": [s.vp(p) for p in range(s.num_players)],

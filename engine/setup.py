@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from .cards import ALL_CARDS, FARM_DEAL, MARKET_DEAL, STARTING_HAND_MIN, VALUE
 from .shuffle import choice, shuffled
-from .state import RULES_VERSION, RULES_VERSIONS, GameState
+from .state import RULES_VERSION, RULES_VERSIONS, Game, GameState
 
 
 def new_game(num_players: int, seed: int, rules_version: int = RULES_VERSION) -> GameState:
@@ -30,9 +30,7 @@ def new_game(num_players: int, seed: int, rules_version: int = RULES_VERSION) ->
         raise ValueError(f"unknown rules version {rules_version!r} (known: {RULES_VERSIONS})")
     s = GameState.__new__(GameState)
     s._goods = None
-    s.rules_version = rules_version
     s.num_players = num_players
-    s.seed = seed
     s.shuffles = 1                                                  # setup counts as one
     order = shuffled(rules_version, seed, 0, ALL_CARDS)             # R-setup-1
     s.discard = ()
@@ -49,30 +47,28 @@ def new_game(num_players: int, seed: int, rules_version: int = RULES_VERSION) ->
         hands.append(tuple(order[start:pos]))
     s.deck = tuple(order[pos:])
     s.hands = tuple(hands)
-    s.starting_hands = s.hands                                      # R-setup-3a
     s.reservations = (None,) * num_players
     s.goods = ((),) * num_players
     s.tokens = ((0, 0, 0, 0),) * num_players
     s.vp_cards = ((),) * num_players
     s.vp_subs = (0,) * num_players
-    s.start_player = _start_player(s)                               # R-setup-4
-    s.turn = s.start_player
+    first = _start_player(s.hands, rules_version, seed)             # R-setup-4
+    s._game = Game(seed, rules_version, first, s.hands, None, None)  # R-setup-3a: the
+    s.turn = first                                                  # starting hands kept
     s.phase = "token_draft"                                         # R-setup-5
-    s.to_act = s.start_player
+    s.to_act = first
     s.sinking = ()
     s.insurance_queue = ()
     s.passes = 0
-    s.winners = None
-    s.end_reason = None
     return s
 
 
-def _start_player(s: GameState) -> int:
+def _start_player(hands: tuple[tuple[int, ...], ...], rules_version: int, seed: int) -> int:
     """R-setup-4: lowest starting total, then fewest cards, then the game's seeded random
     choice (R-setup-4a)."""
-    keys = [(sum(VALUE[c] for c in h), len(h)) for h in s.hands]
+    keys = [(sum(VALUE[c] for c in h), len(h)) for h in hands]
     best = min(keys)
     tied = [p for p, k in enumerate(keys) if k == best]
     if len(tied) == 1:
         return tied[0]
-    return choice(s.rules_version, s.seed, "start", tied)
+    return choice(rules_version, seed, "start", tied)

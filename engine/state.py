@@ -5,6 +5,9 @@ place and a shallow copy is a safe starting point for the next state.
 """
 from __future__ import annotations
 
+from collections import namedtuple
+from operator import attrgetter
+
 from .cards import ALL_CARDS, COLOR_INDEX, COLORS, NUM_CARDS
 
 PHASES = ("token_draft", "turn", "insurance", "over")
@@ -15,11 +18,15 @@ RULES_VERSION = 2
 #: Every rules version this engine can play.
 RULES_VERSIONS: tuple[int, ...] = (1, 2)
 
+#: What all the states of a game share and hardly ever change, in one record (one slot of
+#: a state instead of six, so a state copy costs less): set at setup (R-setup-1..4); a
+#: finished game's ``winners`` and ``end_reason`` are set once, by ``payment.end_game``.
+Game = namedtuple("Game", "seed rules_version start_player starting_hands winners end_reason")
+
 _SLOTS = (
-    "num_players", "seed", "shuffles", "deck", "discard", "market", "farm", "reservations",
-    "ships", "hands", "goods", "tokens", "vp_cards", "vp_subs", "start_player", "turn",
-    "phase", "to_act", "sinking", "insurance_queue", "passes", "winners", "starting_hands",
-    "end_reason", "rules_version",
+    "num_players", "shuffles", "deck", "discard", "market", "farm", "reservations",
+    "ships", "hands", "goods", "tokens", "vp_cards", "vp_subs", "turn",
+    "phase", "to_act", "sinking", "insurance_queue", "passes", "_game",
 )
 
 
@@ -41,6 +48,8 @@ class GameState:
         passes: consecutive passes (R-turn-3).   winners: tuple of seats once over, else None.
         starting_hands: the public hands dealt at R-setup-3.   end_reason: None/"tokens"/"passes".
         rules_version: the rules version the game was created with (docs/versioning.md).
+    ``seed``, ``rules_version``, ``start_player``, ``starting_hands``, ``winners`` and
+    ``end_reason`` are read-only properties of the slot ``_game`` (a ``Game``).
     """
 
     # Not part of the state (never compared, not in the JSON): what the engine already worked
@@ -50,13 +59,19 @@ class GameState:
     # returns, so it never goes stale.
     __slots__ = _SLOTS + ("_goods",)
 
+    seed = property(attrgetter("_game.seed"))
+    rules_version = property(attrgetter("_game.rules_version"))
+    start_player = property(attrgetter("_game.start_player"))
+    starting_hands = property(attrgetter("_game.starting_hands"))
+    winners = property(attrgetter("_game.winners"))
+    end_reason = property(attrgetter("_game.end_reason"))
+
     # -- cheap copies ------------------------------------------------------------------
     def copy(self) -> "GameState":
         """A shallow copy (safe, since every field is immutable). (``GameState()``: the class
         has no ``__init__``, and calling it costs less than ``object.__new__(GameState)``.)"""
         new = GameState()
         new.num_players = self.num_players
-        new.seed = self.seed
         new.shuffles = self.shuffles
         new.deck = self.deck
         new.discard = self.discard
@@ -69,17 +84,13 @@ class GameState:
         new.tokens = self.tokens
         new.vp_cards = self.vp_cards
         new.vp_subs = self.vp_subs
-        new.start_player = self.start_player
         new.turn = self.turn
         new.phase = self.phase
         new.to_act = self.to_act
         new.sinking = self.sinking
         new.insurance_queue = self.insurance_queue
         new.passes = self.passes
-        new.winners = self.winners
-        new.starting_hands = self.starting_hands
-        new.end_reason = self.end_reason
-        new.rules_version = self.rules_version
+        new._game = self._game
         new._goods = None
         return new
 
@@ -195,8 +206,7 @@ def _from_json(obj: dict) -> GameState:
     version = obj.get("rules_version", 1)
     if type(version) is not int or version not in RULES_VERSIONS:
         raise ValueError(f"unknown rules_version {version!r} (this engine plays {RULES_VERSIONS})")
-    sa(s, "rules_version", version)
-    sa(s, "seed", _int(obj.get("seed", 0), what="seed"))
+    seed = _int(obj.get("seed", 0), what="seed")
     sa(s, "shuffles", _int(obj.get("shuffles", 0), 0, what="shuffles"))
     sa(s, "deck", _cards(obj["deck"], "deck"))
     sa(s, "discard", _cards(obj["discard"], "discard"))
@@ -261,8 +271,8 @@ def _from_json(obj: dict) -> GameState:
     if phase not in PHASES:
         raise ValueError(f"unknown phase {phase!r}")
     sa(s, "phase", phase)
-    sa(s, "start_player", _int(obj.get("start_player", 0), 0, n - 1, "start_player"))
-    sa(s, "turn", _int(obj.get("turn", s.start_player), 0, n - 1, "turn"))
+    start_player = _int(obj.get("start_player", 0), 0, n - 1, "start_player")
+    sa(s, "turn", _int(obj.get("turn", start_player), 0, n - 1, "turn"))
     sinking = obj.get("sinking", [])
     if not isinstance(sinking, list) or any(c not in COLOR_INDEX for c in sinking):
         raise ValueError("sinking must list colours")
@@ -277,15 +287,14 @@ def _from_json(obj: dict) -> GameState:
         if not isinstance(winners, list):
             raise ValueError("winners must be a list or null")
         winners = tuple(_int(w, 0, n - 1, "winners") for w in winners)
-    sa(s, "winners", winners)
     starting = obj.get("starting_hands") or []
-    sa(s, "starting_hands", tuple(_cards(h, "starting_hands") for h in starting))
+    starting = tuple(_cards(h, "starting_hands") for h in starting)
     reason = obj.get("end_reason")
     if reason not in (None, "tokens", "passes"):
         raise ValueError(f"unknown end_reason {reason!r}")
-    sa(s, "end_reason", reason)
+    sa(s, "_game", Game(seed, version, start_player, starting, winners, reason))
 
-    default_to_act = {"token_draft": s.start_player, "turn": s.turn, "over": None,
+    default_to_act = {"token_draft": start_player, "turn": s.turn, "over": None,
                       "insurance": s.insurance_queue[0] if s.insurance_queue else None}[phase]
     to_act = obj.get("to_act", default_to_act)
     if phase == "over":
