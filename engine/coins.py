@@ -129,16 +129,25 @@ _GETTERS: dict[tuple[int, ...], itemgetter] = {}
 
 def _pickers(cards: tuple[int, ...], cost: int) -> tuple[itemgetter, ...]:
     """One picker per payment of ``_payment_positions`` for ``cards`` (a hand sorted by kind):
-    ``itemgetter`` of its positions (a slice for one card, so that it also gives a tuple)."""
+    ``picker`` of its positions."""
     kind = KIND
     out = []
     for p in _payment_positions(tuple([kind[c] for c in cards]), cost):
         getter = _GETTERS.get(p)
         if getter is None:
-            getter = _GETTERS[p] = (itemgetter(*p) if len(p) > 1
-                                    else itemgetter(slice(p[0], p[0] + 1)))
+            getter = _GETTERS[p] = picker(p)
         out.append(getter)
     return tuple(out)
+
+
+def picker(positions: tuple[int, ...]) -> itemgetter:
+    """A callable that takes the items at ``positions`` of a tuple, as a tuple: ``itemgetter``
+    of the positions (of a slice for none or one, so that it also gives a tuple)."""
+    if len(positions) > 1:
+        return itemgetter(*positions)
+    if positions:
+        return itemgetter(slice(positions[0], positions[0] + 1))
+    return itemgetter(slice(0, 0))
 
 
 def _payment_positions(kinds: tuple[int, ...], cost: int) -> tuple[tuple[int, ...], ...]:

@@ -11,7 +11,7 @@ from functools import lru_cache
 from itertools import product
 
 from .cards import COLOR, ICONS, VALUE
-from .coins import splits
+from .coins import picker, splits
 from .state import GameState
 
 
@@ -56,25 +56,29 @@ def _by_goods(shapes: tuple[tuple[int, int, int], ...]) -> tuple[tuple[int, tupl
 def colour_options(hand: tuple[int, ...], own: tuple[tuple[int, bool], ...],
                    col: int) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
     """Every distinct (discard, goods) of one sinking colour ``col`` for a seat with ``hand``
-    (card ids) and merchandise ``own`` (``(card, insured)`` pairs): per legal shape ``(a, b,
-    k)`` (``_colour_shapes`` of the hand's value-2 and value-3 cards of that colour, in hand
-    order, and its uninsured goods, in merchandise order), the first ``a`` twos and ``b``
-    threes discarded for every choice of ``k`` goods up to value (goods of one value are
-    interchangeable); insuring nothing first. ``[((), ())]`` alone when no good of that colour
-    is at risk or the hand holds no icon card of it (the only shape is ``(0, 0, 0)``)."""
+    (card ids) and merchandise ``own`` (``(card, insured)`` pairs), in the order of
+    ``_option_positions``: the value-2 then value-3 cards of that colour discarded are the
+    first in hand order, the goods insured of each value the first in merchandise order
+    (goods of one value are interchangeable). ``[((), ())]`` alone when no good of that
+    colour is at risk or the hand holds no icon card of it (the only shape is ``(0, 0, 0)``).
+
+    The choices depend only on the counts of those cards, so they are worked out once per
+    counts as positions (``_OPTIONS``), and a call only picks its cards."""
     color = COLOR
     value = VALUE
-    goods: dict[int, list[int]] = {}             # uninsured goods of ``col`` by value
-    at_risk = 0
+    g2: list[int] = []                           # uninsured goods of ``col`` by value,
+    g3: list[int] = []                           # in merchandise order
+    g5: list[int] = []
     for c, insured in own:
         if not insured and color[c] == col:
             v = value[c]
-            if v in goods:
-                goods[v].append(c)
+            if v == 2:
+                g2.append(c)
+            elif v == 3:
+                g3.append(c)
             else:
-                goods[v] = [c]
-            at_risk += 1
-    if not at_risk:
+                g5.append(c)
+    if not g2 and not g3 and not g5:
         return [((), ())]
     twos: list[int] = []
     threes: list[int] = []
@@ -87,25 +91,38 @@ def colour_options(hand: tuple[int, ...], own: tuple[tuple[int, bool], ...],
                 threes.append(c)
     if not twos and not threes:                  # nothing to insure with
         return [((), ())]
-    values = sorted(goods)
-    caps = []
-    for v in values:
-        caps.append(len(goods[v]))
-    caps = tuple(caps)
+    key = (len(twos), len(threes), len(g2), len(g3), len(g5))
+    pickers = _OPTIONS.get(key)
+    if pickers is None:
+        pickers = _OPTIONS[key] = tuple((picker(d), picker(g))
+                                        for d, g in _option_positions(*key))
+    discards = tuple(twos + threes)
+    goods = tuple(g2 + g3 + g5)
     out = []
-    for k, discards in _by_goods(_colour_shapes(len(twos), len(threes), at_risk)):
-        if k == 0:                               # insuring nothing: (0, 0) only
+    for pick_discard, pick_goods in pickers:
+        out.append((pick_discard(discards), pick_goods(goods)))
+    return out
+
+
+#: (twos, threes, goods of value 2, 3, 5) -> a picker pair per ``_option_positions``
+_OPTIONS: dict[tuple[int, ...], tuple] = {}
+
+
+def _option_positions(twos: int, threes: int, g2: int, g3: int,
+                      g5: int) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """``colour_options`` as positions, for ``twos`` value-2 and ``threes`` value-3 icon cards
+    (positions into them, twos first) and ``g2``, ``g3``, ``g5`` uninsured goods of values 2,
+    3, 5 (positions into them in that order): per goods count ``k`` of the legal shapes
+    (``_by_goods`` of ``_colour_shapes``, R-pay-6a), every split of ``k`` over the values
+    (``splits``, fewest 2s first), and per split every discard ``(a, b)`` of that ``k``: the
+    first ``a`` twos and ``b`` threes. Insuring nothing comes first."""
+    out = []
+    for k, discards in _by_goods(_colour_shapes(twos, threes, g2 + g3 + g5)):
+        for n2, n3, n5 in splits((g2, g3, g5), k):
+            goods = (tuple(range(n2)) + tuple(range(g2, g2 + n3))
+                     + tuple(range(g2 + g3, g2 + g3 + n5)))
             for a, b in discards:
-                out.append((tuple(twos[:a] + threes[:b]), ()))
-            continue
-        for split in splits(caps, k):
-            chosen: list[int] = []
-            for v, n in zip(values, split):
-                if n:
-                    chosen += goods[v][:n]
-            picked = tuple(chosen)
-            for a, b in discards:
-                out.append((tuple(twos[:a] + threes[:b]), picked))
+                out.append((tuple(range(a)) + tuple(range(twos, twos + b)), goods))
     return out
 
 
