@@ -35,9 +35,10 @@ def goods_of(market: tuple[int, ...], reservations: tuple, seat: int) -> tuple[i
     return out
 
 
-def turn_goods(s: GameState, seat: int) -> tuple[int, ...]:
-    """``takeable`` for the active player ``seat`` of a state in phase "turn", as a tuple,
-    worked out once per state (``GameState._goods``, set as the turn begins, rules.py)."""
+def turn_goods(s: GameState, seat: int) -> tuple[int, ...] | list[int]:
+    """``takeable`` for the active player ``seat`` of a state in phase "turn", as a tuple
+    (or a list, as the turn's start leaves it: never changed), worked out once per state
+    (``GameState._goods``, set as the turn begins, rules.py)."""
     goods = s._goods
     if goods is None:
         goods = s._goods = goods_of(s.market, s.reservations, seat)

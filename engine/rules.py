@@ -271,7 +271,7 @@ def _begin_turn(s: GameState, seat: int, ev) -> None:
             if left is None:
                 left = list(market)
             left.remove(card)
-    goods = market if left is None else tuple(left)
+    goods = market if left is None else left        # (a list: no tuple needed)
     if goods:
         s._goods = goods              # the last change to this state: remembered for it
     else:

@@ -54,7 +54,8 @@ class GameState:
 
     # Not part of the state (never compared, not in the JSON): what the engine already worked
     # out for this very state, so it is not worked out twice (legal.py). ``_goods``: the
-    # Market cards the active player may take (a tuple), set as the turn begins. Every new
+    # Market cards the active player may take (a tuple, or a list that nothing changes, when
+    # others' pieces are on Market cards), set as the turn begins. Every new
     # state starts with None, and a state is never changed once the action that made it
     # returns, so it never goes stale.
     __slots__ = _SLOTS + ("_goods",)
