@@ -66,8 +66,9 @@ def keyed_shuffle(seed: int, label: str, cards) -> list[int]:
     ``below(i + 1)``.
 
     Same result as driving ``KeyedStream.below`` step by step; this reads the numbers a
-    shuffle needs in one go and falls back to the stream only after a rejection (chance
-    below 2**-57 per step for up to 108 cards).
+    shuffle needs in one go (the blocks' texts precomputed) and falls back to the stream only
+    after a rejection (chance below 2**-57 per step for up to 108 cards) or for more than 128
+    cards.
     """
     order = list(cards)
     n = len(order)
@@ -75,11 +76,14 @@ def keyed_shuffle(seed: int, label: str, cards) -> list[int]:
         return order
     prefix = f"osaka-v2:{seed}:{label}:".encode("ascii")
     blocks = (n + 2) // 4                    # n - 1 numbers, 4 per block
-    data = b"".join([sha256(prefix + str(b).encode("ascii")).digest() for b in range(blocks)])
+    if blocks > len(_BLOCKS):
+        return _keyed_shuffle_slow(seed, label, cards)
+    data = b"".join([sha256(prefix + b).digest() for b in _BLOCKS[:blocks]])
     numbers = unpack(f">{4 * blocks}Q", data)
-    if n >= len(_LIMITS) or max(numbers) >= _LOWEST_LIMIT:
-        # A number may be rejected: check them one by one (every limit for m <= 128 is at
-        # least _LOWEST_LIMIT, so otherwise none is).
+    if n >= len(_LIMITS) or _HIGH in data:
+        # A number may be rejected: check them one by one. (Every limit for m <= 128 is at
+        # least 2**64 - 127, so a number at or above one begins with 7 bytes 0xff; when no 7
+        # such bytes follow one another in the data, none is.)
         limits = _LIMITS
         for m, x in zip(range(n, 1, -1), numbers):
             if m >= len(limits) or x >= limits[m]:
@@ -101,7 +105,10 @@ def _keyed_shuffle_slow(seed: int, label: str, cards) -> list[int]:
 
 
 _LIMITS: tuple[int, ...] = (0,) + tuple(_TWO64 - _TWO64 % m for m in range(1, 129))
-_LOWEST_LIMIT = min(_LIMITS[1:])
+_HIGH = b"\xff" * 7
+assert min(_LIMITS[1:]) >> 8 == int.from_bytes(_HIGH, "big")
+#: the block numbers' ASCII text, 0 to 31 (the blocks of up to 128 cards)
+_BLOCKS: tuple[bytes, ...] = tuple(str(b).encode("ascii") for b in range(32))
 
 
 def keyed_choice(seed: int, label: str, items):
