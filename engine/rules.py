@@ -171,7 +171,8 @@ def _buy(s: GameState, seat: int, action, ev, goods: tuple[int, ...]) -> None:
             if c not in goods:
                 left.append(c)
         s.market = tuple(left)
-    if s.reservations[seat] in goods:
+    own = s.reservations[seat]
+    if own is not None and own in goods:
         res = list(s.reservations)
         res[seat] = None                                  # the piece returns (R-buy-4)
         s.reservations = tuple(res)
@@ -266,8 +267,8 @@ def _begin_turn(s: GameState, seat: int, ev) -> None:
     res = s.reservations                             # without the cards others reserved
     own = res[seat]
     left = None
-    for card in res:
-        if card is not None and card != own and card in market:
+    for card in res:                 # (``is not own``: the seat's own entry of ``res``, the
+        if card is not None and card is not own and card in market:   # pieces' cards differ)
             if left is None:
                 left = list(market)
             left.remove(card)
