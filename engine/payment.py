@@ -12,10 +12,14 @@ from .insurance import may_insure
 from .state import GameState
 
 
-def clockwise_from(s: GameState, seat: int) -> list[int]:
+def clockwise_from(s: GameState, seat: int) -> tuple[int, ...]:
     """Seats in clockwise order (increasing index, wrapping) starting with ``seat``."""
-    n = s.num_players
-    return list(range(seat, n)) + list(range(seat))
+    return _CLOCKWISE[s.num_players][seat]
+
+
+#: players -> seat -> the seats clockwise from it (``clockwise_from``)
+_CLOCKWISE = {n: tuple(tuple(range(seat, n)) + tuple(range(seat)) for seat in range(n))
+              for n in range(2, 5)}
 
 
 def set_value(cards: list[int], tokens: int) -> tuple[int, int, int]:
@@ -172,7 +176,7 @@ def finish_tide(s: GameState, ev: list | None) -> None:
             for g in goods[p]:
                 c = g[0]
                 col = color[c]
-                if col in sinking and not g[1]:
+                if not g[1] and col in sinking:
                     if col in lost:
                         lost[col].append(c)
                     else:
