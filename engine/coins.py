@@ -86,23 +86,23 @@ def payment_pickers(hand: tuple[int, ...], cost: int) -> tuple[tuple[int, ...], 
     by kind and one picker per payment (in order) that takes the payment's cards, a tuple,
     from ``cards``; None when the hand cannot pay ``cost``. (``legal_actions`` builds each
     Buy as it picks.)"""
-    # The total (to stop early when the hand is short) and the kinds as one number (4 bits
-    # per kind: at most 11 cards share one), in a plain loop (cheaper than sum/map over
-    # VALUE.__getitem__); then the hand sorted by kind with a dict's __getitem__ as the key
-    # (a tuple's __getitem__ is a slot wrapper, about 1.5x as slow as a key).
+    # The total (to stop early when the hand is short) and the kinds in one number summed in
+    # a plain loop (cheaper than sum/map over VALUE.__getitem__): per card 16 ** its KIND
+    # shifted past 9 bits (4 bits per kind: at most 11 cards share one) plus its value (the
+    # total fits the 9 low bits: all 108 cards are worth 336); then the hand sorted by kind
+    # with a dict's __getitem__ as the key (a tuple's __getitem__ is a slot wrapper, about
+    # 1.5x as slow as a key).
     if cost > 5 * len(hand):                     # short even if every card were a 5
         return None
-    total = 0
-    kinds = 0
-    value = VALUE
-    bits = _KIND_BITS
+    summed = 0
+    packed = _PACKED
     for c in hand:
-        total += value[c]
-        kinds += bits[c]
+        summed += packed[c]
+    total = summed & 511
     if total < cost:
         return None
     cards = tuple(sorted(hand, key=_KIND_OF))    # stable: hand order within a kind
-    key = kinds << 9 | cost                      # cost <= 336, the value of all 108 cards
+    key = summed - total + cost                  # the kinds, and the cost in the low 9 bits
     pickers = _POSITIONS.get(key)
     if pickers is None:
         pickers = _pickers(cards, cost)
@@ -113,11 +113,12 @@ def payment_pickers(hand: tuple[int, ...], cost: int) -> tuple[tuple[int, ...], 
     return cards, pickers
 
 
-#: card -> 16 ** its KIND: a hand's sum counts its cards per kind, 4 bits each
-_KIND_BITS: tuple[int, ...] = tuple(1 << 4 * k for k in KIND)
+#: card -> 16 ** its KIND << 9 | its VALUE: a hand's sum counts its cards per kind (4 bits
+#: each) above its total (9 bits)
+_PACKED: tuple[int, ...] = tuple(1 << 4 * k << 9 | v for k, v in zip(KIND, VALUE))
 #: card -> its KIND, as a sort key
 _KIND_OF = dict(enumerate(KIND)).__getitem__
-#: (the hand's ``_KIND_BITS`` sum) * 512 + cost -> one picker per payment: it takes the
+#: (the hand's kinds as in ``_PACKED``) * 512 + cost -> one picker per payment: it takes the
 #: payment's cards (a tuple) from the hand sorted by kind (a tuple).
 _POSITIONS: dict[int, tuple[itemgetter, ...]] = {}
 _POSITIONS_MAX = 100_000
