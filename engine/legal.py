@@ -92,20 +92,23 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
         # through map costs about three times as much as indexing in a loop.
         acts: list[Action] = []
         cost = 0
+        take = TAKE
+        value = VALUE
         for card in goods:
-            acts.append(TAKE[card])
-            cost += VALUE[card]
+            acts.append(take[card])
+            cost += value[card]
         res = state.reservations
         if res[seat] is None:                        # ``reservable``, inline: with its own
-            for card in goods:                       # piece free, the seat's goods are the
-                acts.append(RESERVE[card])           # Market's unreserved cards; then the
-            farm = state.farm                        # Farm's unreserved ones
+            reserve = RESERVE                        # piece free, the seat's goods are the
+            for card in goods:                       # Market's unreserved cards; then the
+                acts.append(reserve[card])           # Farm's unreserved ones
+            farm = state.farm
             for card in res:
                 if card is not None and card in farm:
                     farm = list(farm)
                     farm.remove(card)
             for card in farm:
-                acts.append(RESERVE[card])
+                acts.append(reserve[card])
         if goods:                                    # ``minimal_payments``, picked here
             found = payment_pickers(state.hands[seat], cost)
             if found is not None:                    # (None: the hand is short)
