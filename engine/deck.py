@@ -15,9 +15,10 @@ def _reshuffle(s: GameState, ev: list | None) -> bool:
     into a new draw pile (R-refresh-3a). False when the discard pile is empty too."""
     if not s.discard:
         return False
-    s.deck = tuple(shuffled(s.rules_version, s.seed, s.shuffles, s.discard))
+    game = s._game
+    s.deck = tuple(shuffled(game.rules_version, game.seed, game.shuffles, s.discard))
     s.discard = ()
-    s.shuffles += 1
+    s._game = game._replace(shuffles=game.shuffles + 1)
     if ev is not None:
         ev.append({"type": "reshuffle", "size": len(s.deck), "visible_to": None})
     return True

@@ -19,12 +19,14 @@ RULES_VERSION = 2
 RULES_VERSIONS: tuple[int, ...] = (1, 2)
 
 #: What all the states of a game share and hardly ever change, in one record (one slot of
-#: a state instead of six, so a state copy costs less): set at setup (R-setup-1..4); a
-#: finished game's ``winners`` and ``end_reason`` are set once, by ``payment.end_game``.
-Game = namedtuple("Game", "seed rules_version start_player starting_hands winners end_reason")
+#: a state instead of seven, so a state copy costs less): set at setup (R-setup-1..4); the
+#: count of shuffles grows with each reshuffle (``deck._reshuffle``); a finished game's
+#: ``winners`` and ``end_reason`` are set once, by ``payment.end_game``.
+Game = namedtuple("Game", "seed rules_version start_player starting_hands winners end_reason "
+                          "shuffles")
 
 _SLOTS = (
-    "num_players", "shuffles", "deck", "discard", "market", "farm", "reservations",
+    "num_players", "deck", "discard", "market", "farm", "reservations",
     "ships", "hands", "goods", "tokens", "vp_cards", "vp_subs", "turn",
     "phase", "to_act", "sinking", "insurance_queue", "passes", "_game",
 )
@@ -48,8 +50,9 @@ class GameState:
         passes: consecutive passes (R-turn-3).   winners: tuple of seats once over, else None.
         starting_hands: the public hands dealt at R-setup-3.   end_reason: None/"tokens"/"passes".
         rules_version: the rules version the game was created with (docs/versioning.md).
-    ``seed``, ``rules_version``, ``start_player``, ``starting_hands``, ``winners`` and
-    ``end_reason`` are read-only properties of the slot ``_game`` (a ``Game``).
+    ``seed``, ``rules_version``, ``start_player``, ``starting_hands``, ``winners``,
+    ``end_reason`` and ``shuffles`` are read-only properties of the slot ``_game`` (a
+    ``Game``).
     """
 
     # Not part of the state (never compared, not in the JSON): what the engine already worked
@@ -66,6 +69,7 @@ class GameState:
     starting_hands = property(attrgetter("_game.starting_hands"))
     winners = property(attrgetter("_game.winners"))
     end_reason = property(attrgetter("_game.end_reason"))
+    shuffles = property(attrgetter("_game.shuffles"))
 
     # -- cheap copies ------------------------------------------------------------------
     def copy(self) -> "GameState":
@@ -73,7 +77,6 @@ class GameState:
         has no ``__init__``, and calling it costs less than ``object.__new__(GameState)``.)"""
         new = GameState()
         new.num_players = self.num_players
-        new.shuffles = self.shuffles
         new.deck = self.deck
         new.discard = self.discard
         new.market = self.market
@@ -208,7 +211,7 @@ def _from_json(obj: dict) -> GameState:
     if type(version) is not int or version not in RULES_VERSIONS:
         raise ValueError(f"unknown rules_version {version!r} (this engine plays {RULES_VERSIONS})")
     seed = _int(obj.get("seed", 0), what="seed")
-    sa(s, "shuffles", _int(obj.get("shuffles", 0), 0, what="shuffles"))
+    shuffles = _int(obj.get("shuffles", 0), 0, what="shuffles")
     sa(s, "deck", _cards(obj["deck"], "deck"))
     sa(s, "discard", _cards(obj["discard"], "discard"))
 
@@ -293,7 +296,7 @@ def _from_json(obj: dict) -> GameState:
     reason = obj.get("end_reason")
     if reason not in (None, "tokens", "passes"):
         raise ValueError(f"unknown end_reason {reason!r}")
-    sa(s, "_game", Game(seed, version, start_player, starting, winners, reason))
+    sa(s, "_game", Game(seed, version, start_player, starting, winners, reason, shuffles))
 
     default_to_act = {"token_draft": start_player, "turn": s.turn, "over": None,
                       "insurance": s.insurance_queue[0] if s.insurance_queue else None}[phase]
