@@ -118,7 +118,7 @@ def _take(s: GameState, seat: int, action, ev) -> None:
     market.remove(card)
     s.market = tuple(market)
     hands = list(s.hands)
-    hands[seat] += (card,)
+    hands[seat] += _ONE[card]
     s.hands = tuple(hands)
     s.passes = 0
     if ev is not None:
@@ -280,6 +280,9 @@ def _begin_turn(s: GameState, seat: int, ev) -> None:
 
 
 _COLOURS = range(4)
+
+#: (card,): the card alone, a tuple (one tuple fewer to build per take)
+_ONE: tuple[tuple[int], ...] = tuple((c,) for c in range(NUM_CARDS))
 
 #: (card, False): the card as an uninsured good.
 _UNINSURED: tuple[tuple[int, bool], ...] = tuple((c, False) for c in range(NUM_CARDS))
