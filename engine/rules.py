@@ -144,7 +144,7 @@ def _buy(s: GameState, seat: int, action, ev, goods: tuple[int, ...]) -> None:
     """R-buy: buy every Market good not reserved by another player with a minimal payment
     (R-buy-1..3, checked by ``is_listed``); move the ships; pay out if a ship reached Edo;
     then refresh. ``goods``: ``takeable`` before the purchase (R-buy-1)."""
-    payment = action.payment                                     # R-buy-1: goods
+    payment = action._payment        # (the slot behind the property)   R-buy-1: goods
     hands = list(s.hands)
     kept = list(hands[seat])
     for c in payment:                            # (distinct cards of the hand: listed)
@@ -210,7 +210,7 @@ def _insure(s: GameState, seat: int, action, ev) -> None:
     """R-pay-6: one player's insurance decision (R-pay-6a: checked by ``is_listed``); R-pay-7:
     an insured good stays insured. After the last decision, R-pay-8 and R-pay-9, then the
     purchase's refresh and the next turn."""
-    discard, goods = action.discard, action.goods
+    discard, goods = action._discard, action._goods   # (the slots behind the properties)
     if discard:
         hands = list(s.hands)
         kept = list(hands[seat])
