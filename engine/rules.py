@@ -12,7 +12,8 @@ the next turn; from ``_insure`` after the last insurance decision when there was
 from __future__ import annotations
 
 from . import payment as pay_rules
-from .actions import _KINDS, Action, Buy, Reserve, Take, action_from_json
+from .actions import (_KINDS, Action, Buy, ChooseToken, Insure, Pass, Reserve, Take,
+                      action_from_json)
 from .cards import COLOR, COLORS, EDO, NUM_CARDS
 from .deck import refresh
 from .errors import IllegalAction
@@ -85,7 +86,7 @@ def _guarded(state, seat, action, ev):
         goods = state._goods
         _buy(s, seat, action, ev, turn_goods(state, seat) if goods is None else goods)
     else:
-        _EFFECTS[action.type](s, seat, action, ev)
+        _EFFECTS[cls](s, seat, action, ev)
     return s
 
 
@@ -288,5 +289,5 @@ _ONE: tuple[tuple[int], ...] = tuple((c,) for c in range(NUM_CARDS))
 _UNINSURED: tuple[tuple[int, bool], ...] = tuple((c, False) for c in range(NUM_CARDS))
 
 
-_EFFECTS = {"take": _take, "reserve": _reserve, "pass": _pass,
-            "choose_token": _choose_token, "insure": _insure}
+_EFFECTS = {Take: _take, Reserve: _reserve, Pass: _pass, ChooseToken: _choose_token,
+            Insure: _insure}
