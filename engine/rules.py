@@ -69,11 +69,16 @@ def _guarded(state, seat, action, ev):
         return s
     if cls is Reserve:
         # ``is_listed`` for a reserve, inline: the active player's piece is free and the card
-        # an unreserved Market or Farm card (``reservable``).
+        # an unreserved Market or Farm card (``reservable``). With its piece free, the
+        # player's goods are the unreserved Market cards (no comparison with free pieces).
         card = action.card
         res = state.reservations
-        if (seat != state.to_act or state.phase != "turn" or res[seat] is not None
-                or card in res or (card not in state.market and card not in state.farm)):
+        if seat != state.to_act or state.phase != "turn" or res[seat] is not None:
+            raise explain_refusal(state, seat, action)
+        goods = state._goods
+        if goods is None:
+            goods = turn_goods(state, seat)
+        if card not in goods and (card not in state.farm or card in res):
             raise explain_refusal(state, seat, action)
         s = state.copy()
         _reserve(s, seat, action, ev)
