@@ -146,7 +146,7 @@ def _reserve(s: GameState, seat: int, action, ev) -> None:
     _begin_turn(s, (s.turn + 1) % s.num_players, ev)                    # ``_next_turn``
 
 
-def _buy(s: GameState, seat: int, action, ev, goods: tuple[int, ...]) -> None:
+def _buy(s: GameState, seat: int, action, ev, goods: tuple[int, ...] | list[int]) -> None:
     """R-buy: buy every Market good not reserved by another player with a minimal payment
     (R-buy-1..3, checked by ``is_listed``); move the ships; pay out if a ship reached Edo;
     then refresh. ``goods``: ``takeable`` before the purchase (R-buy-1)."""
