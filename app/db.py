@@ -17,7 +17,9 @@ SQLITE_BUSY_TIMEOUT_MS = 30_000
 RETRY_AFTER_S = 5  # `Retry-After` of a 503 `unavailable` (the database cannot be reached)
 
 
-def _json_text(value: Any) -> str:
+def json_text(value: Any) -> str:
+    """A JSON column's stored text (the engine's `json_serializer`): orjson's compact text, or
+    `json.dumps`'s for what orjson refuses (a lone surrogate, an integer over 64 bits)."""
     try:
         return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
     except TypeError:  # orjson.JSONEncodeError: what orjson refuses, json.dumps as SQLAlchemy would
@@ -27,7 +29,7 @@ def _json_text(value: Any) -> str:
 def make_engine(url: str) -> AsyncEngine:
     """Create the async engine for `url` (``sqlite+aiosqlite://...`` or ``postgresql+asyncpg://...``)."""
     # JSON columns (the action log) are written with orjson: the same text as json.dumps, faster.
-    kwargs: dict[str, Any] = {"future": True, "json_serializer": _json_text}
+    kwargs: dict[str, Any] = {"future": True, "json_serializer": json_text}
     if url.startswith("sqlite"):
         kwargs["connect_args"] = {"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000}
         if make_url(url).database not in (None, "", ":memory:"):

@@ -22,6 +22,15 @@ taking the seat back in another process updates that row, so the two serialize o
 take-back either commits first (the bot's action is refused) or waits until the bot's action
 is committed. (Within one process the room lock already orders them: actions.py.)
 
+PostgreSQL (asyncpg): the batch is ONE statement on a connection the writer keeps
+(`_PG_STORE`, autocommit: the statement is its own transaction): the rooms whose version check
+holds move (with the action's notification in the UPDATE's RETURNING, as `PgFanout.bump_version`
+sends it) and their action rows are inserted; the others store nothing and lose, as they would
+alone. One round trip instead of five (the pool's ping at checkout, BEGIN, UPDATE, INSERT,
+COMMIT). A computer player's action (`bot`), a row of an unusual shape, a unique-constraint
+violation or a broken connection (dropped, then taken again from the pool next time) go the
+SQLAlchemy way above.
+
 SQLite in one process: the batch goes to the driver directly (`_DriverStatement`: the same Core
 statements, compiled once, with SQLAlchemy's own bind processors for the JSON and DATETIME
 columns): BEGIN IMMEDIATE, one executemany per statement, COMMIT, all in ONE hand-off to
@@ -42,9 +51,13 @@ from typing import Any
 from sqlalchemy import bindparam, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.util import greenlet_spawn
+
+from ..db import json_text
 
 from ..models import ActionRow, Seat
 from .fanout import BUMP_VERSION, Fanout
+from .pg_fanout import CHANNEL
 
 log = logging.getLogger("osaka.commits")
 MAX_BATCH = 256  # actions per transaction at most
@@ -54,6 +67,30 @@ _SEATS = Seat.__table__
 _BOT_LEVEL_LOCKED = (select(_SEATS.c.bot_level)
                      .where(_SEATS.c.room_id == bindparam("room_id"), _SEATS.c.seat == bindparam("seat"))
                      .with_for_update(read=True))
+# The shapes of `Pending.row` and `Pending.bump` the statements below store (Actions._rows).
+_ROW_KEYS = ("room_id", "version", "action_id", "seat", "action", "events", "created_at")
+_BUMP_KEYS = ("room_id", "old_version", "new_version", "new_status", "state", "to_act", "turn_at", "deadline_at")
+# PostgreSQL: a whole batch in one statement (arrays, one element per action; JSON as text). The
+# UPDATE is BUMP_VERSION's, with `pg_notify` in its RETURNING (pg_fanout.py); only the rooms it
+# moved get their action row. → the room ids stored.
+_PG_STORE = f"""
+WITH w AS (
+  SELECT * FROM unnest($1::integer[], $2::integer[], $3::integer[], $4::varchar[], $5::text[], $6::integer[],
+                       $7::timestamp[], $8::timestamp[], $9::varchar[], $10::integer[], $11::text[], $12::text[],
+                       $13::timestamp[], $14::text[])
+    AS w(room_id, old_version, new_version, new_status, state, to_act, turn_at, deadline_at,
+         action_id, seat, action, events, created_at, notice)
+), moved AS (
+  UPDATE rooms SET version = w.new_version, status = w.new_status, state = w.state::json, to_act = w.to_act,
+                   turn_at = w.turn_at, deadline_at = w.deadline_at
+  FROM w WHERE rooms.id = w.room_id AND rooms.version = w.old_version
+  RETURNING rooms.id, pg_notify('{CHANNEL}', w.notice)
+)
+INSERT INTO actions (room_id, version, action_id, seat, action, events, created_at)
+SELECT w.room_id, w.new_version, w.action_id, w.seat, w.action::json, w.events::json, w.created_at
+FROM w JOIN moved ON moved.id = w.room_id
+RETURNING room_id
+"""
 
 
 @dataclass
@@ -86,6 +123,59 @@ class Committer:
         # SQLite, one process: the batch straight to the driver (see the module docstring).
         self._driver = engine.dialect.name == "sqlite" and not fanout.shared
         self._compiled: dict[tuple, _DriverStatement] = {}
+        # PostgreSQL with asyncpg: the batch in one statement, on a connection kept for it.
+        self._pg = engine.dialect.name == "postgresql" and engine.dialect.driver == "asyncpg" and fanout.shared
+        self._pg_conn: Any = None  # the pool's connection (PoolProxiedConnection) the writer keeps
+
+    async def _store_on_asyncpg(self, batch: list[Pending]) -> set[int] | None:
+        """The batch as `_PG_STORE` → the room ids whose action was stored (the others lost
+        their version check; nothing of theirs was stored), or None (nothing stored) when the
+        batch must go the SQLAlchemy way: a computer player's action, a row of another shape,
+        a unique-constraint violation, a connection that broke (it is invalidated: the pool
+        makes a new one)."""
+        if any(p.bot is not None or tuple(p.row) != _ROW_KEYS or tuple(p.bump) != _BUMP_KEYS for p in batch):
+            return None
+        columns: list[list] = [[] for _ in range(14)]
+        (room_id, old_version, new_version, new_status, state, to_act, turn_at, deadline_at,
+         action_id, seat, action, events, created_at, notice) = columns
+        for p in batch:
+            bump, row = p.bump, p.row
+            room_id.append(bump["room_id"])
+            old_version.append(bump["old_version"])
+            new_version.append(bump["new_version"])
+            new_status.append(bump["new_status"])
+            state.append(json_text(bump["state"]))
+            to_act.append(bump["to_act"])
+            turn_at.append(bump["turn_at"])
+            deadline_at.append(bump["deadline_at"])
+            action_id.append(row["action_id"])
+            seat.append(row["seat"])
+            action.append(json_text(row["action"]))
+            events.append(json_text(row["events"]))
+            created_at.append(row["created_at"])
+            notice.append(self.fanout.action_notice(p.code))
+        import asyncpg  # noqa: PLC0415 - only with PostgreSQL
+        try:
+            if self._pg_conn is None:
+                self._pg_conn = await self.engine.raw_connection()  # (the pool pings it first)
+            stored = await self._pg_conn.driver_connection.fetch(_PG_STORE, *columns)
+        except asyncpg.UniqueViolationError:
+            return None  # a (seat, id) or version stored meanwhile: one transaction each decides
+        except asyncio.CancelledError:
+            self._drop_pg_conn()
+            raise
+        except Exception:  # the connection broke (the database restarted, …): a new one next time
+            log.warning("storing a batch on the kept connection failed; going the pool's way", exc_info=True)
+            self._drop_pg_conn()
+            return None
+        return {r[0] for r in stored}
+
+    def _drop_pg_conn(self) -> None:
+        """Forget the kept connection: invalidated (closed, never handed out again)."""
+        conn, self._pg_conn = self._pg_conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                conn.invalidate()
 
     async def _store_on_driver(self, batch: list[Pending]) -> bool:
         """The batch in one transaction on the driver's connection; False (rolled back, nothing
@@ -96,12 +186,17 @@ class Committer:
         bump = self._statement(("bump",), BUMP_VERSION, None)
         add = self._statement(("insert",) + keys, _INSERT_ACTION, list(keys))
         bumps, adds = bump.rows([p.bump for p in batch]), add.rows([p.row for p in batch])
-        async with self.engine.connect() as conn:
-            db = (await conn.get_raw_connection()).driver_connection  # aiosqlite.Connection
+        # The pool's connection itself, without a SQLAlchemy Connection around it (half the
+        # cost of `engine.connect()` + `get_raw_connection()`: docs/performance.md).
+        raw = await self.engine.raw_connection()
+        try:
+            db = raw.driver_connection  # aiosqlite.Connection
             # One hand-off: the whole transaction runs in aiosqlite's thread, where every call
             # of this connection runs (its private `_execute`, what each of its public methods
             # does once per statement: https://github.com/omnilib/aiosqlite, core.py).
             return await db._execute(_store_batch, db._conn, bump.sql, bumps, add.sql, adds)
+        finally:
+            await greenlet_spawn(raw.close)  # back to the pool (app/db.py: no ROLLBACK when none is open)
 
     def _statement(self, key: tuple, stmt: Any, column_keys: list[str] | None) -> _DriverStatement:
         found = self._compiled.get(key)
@@ -144,6 +239,14 @@ class Committer:
             self.batches += 1
             self.stored += len(batch)
             return
+        if self._pg:
+            stored = await self._store_on_asyncpg(batch)
+            if stored is not None:
+                for pending in batch:
+                    _answer(pending, pending.row["room_id"] in stored)
+                self.batches += 1
+                self.stored += len(stored)
+                return
         try:
             async with self.engine.begin() as conn:
                 if not await self._all(conn, batch):
@@ -208,6 +311,13 @@ class Committer:
             except (asyncio.CancelledError, Exception):
                 pass
             self._task = None
+        if self._pg_conn is not None:  # back to the pool (which rolls back nothing: none is open)
+            conn, self._pg_conn = self._pg_conn, None
+            try:
+                await greenlet_spawn(conn.close)
+            except Exception:
+                with contextlib.suppress(Exception):
+                    conn.invalidate()
 
 
 class _DriverStatement:

@@ -61,6 +61,11 @@ class Fanout(ABC):
         caller rolls back), None not supported here (the caller does them one by one)."""
         return None
 
+    def action_notice(self, code: str) -> str | None:
+        """The payload of the notification an action of room `code` sends when it commits
+        (pg_fanout.py); None when there is nobody to tell."""
+        return None
+
     async def notify(self, kind: str, code: str, seats: set[int] | frozenset[int] | None = None) -> None:
         """Tell the others, after a commit: `kind` "r" (room changed) or "p" (presence: `seats`
         connected here). Never raises."""

@@ -101,9 +101,13 @@ class PgFanout(Fanout):
             text += " " + ",".join(str(s) for s in sorted(seats))
         return text
 
+    def action_notice(self, code: str) -> str:
+        """The payload an action of room `code` notifies on commit (kind `g`)."""
+        return self.payload("g", code)
+
     async def bump_version(self, session: AsyncSession, code: str, params: dict) -> bool:
         """The version UPDATE with the action's notification in its RETURNING (Fanout)."""
-        params = {**params, "notify_payload": self.payload("g", code)}
+        params = {**params, "notify_payload": self.action_notice(code)}
         return len((await session.execute(_BUMP_VERSION_NOTIFY, params)).all()) == 1
 
     async def notify(self, kind: str, code: str, seats: set[int] | frozenset[int] | None = None) -> None:
