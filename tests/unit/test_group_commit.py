@@ -52,7 +52,8 @@ async def _store_all(url: str, driver: bool) -> tuple[list[tuple], Committer]:
     try:
         ids = await _rooms(db, 3)
         committer = Committer(db, LocalFanout())
-        committer._driver = driver
+        if not driver:
+            committer._sqlite = None  # the SQLAlchemy way
         at = datetime(2026, 11, 30, 21, 5, 7, 120)
         for version in range(2):  # one batch of three rooms, twice
             ok = await asyncio.gather(*(committer.commit(_pending(i, version, at)) for i in ids))

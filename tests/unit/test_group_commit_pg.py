@@ -81,21 +81,22 @@ def test_one_statement_stores_what_the_sqlalchemy_way_stores(private_migrated_ur
             for one_statement in (True, False):
                 rooms = await _rooms(db, 3)
                 committer = Committer(db, _fanout(url, db))
-                committer._pg = one_statement
+                if not one_statement:
+                    committer._pg = None  # the SQLAlchemy way
                 at = datetime(2026, 11, 30, 21, 5, 7, 120)
                 kept = []
                 for version in range(2):  # one batch of three rooms, twice
                     ok = await asyncio.gather(*(committer.commit(_pending(i, c, version, at))
                                                 for i, c in rooms.items()))
                     assert ok == [True, True, True]
-                    kept.append(committer._pg_conn)
+                    kept.append(committer._pg.conn if committer._pg else None)
                 if one_statement:
                     assert committer.batches == 2 and committer.stored == 6  # one statement per batch
                     assert kept[0] is not None and kept[0] is kept[1]      # on one kept connection
                 else:
                     assert kept == [None, None]
                 await committer.close()
-                assert committer._pg_conn is None
+                assert committer._pg is None or committer._pg.conn is None
                 stored.append(await _stored(db, rooms))
             assert stored[0] == stored[1]
             assert stored[0][0][:2] == (2, "playing") and len(stored[0]) == 3 + 6
@@ -152,22 +153,22 @@ def test_a_unique_violation_and_a_broken_connection_go_the_sqlalchemy_way(privat
             committer = Committer(db, _fanout(url, db))
             at = datetime(2026, 1, 1)
             assert await committer.commit(_pending(a, ca, 0, at, "same")) is True
-            first = committer._pg_conn
+            first = committer._pg.conn
             # Room a's next action reuses that (seat, id): the statement fails as a whole, and
             # one transaction per action stores b's and refuses a's.
             ok = await asyncio.gather(committer.commit(_pending(a, ca, 1, at, "same")),
                                       committer.commit(_pending(b, cb, 0, at)))
             assert ok == [False, True]
-            assert committer._pg_conn is first  # a refusal is no reason to drop the connection
+            assert committer._pg.conn is first  # a refusal is no reason to drop the connection
             # The kept connection is cut (a database restart, an idle timeout): the batch is
             # stored the pool's way, and the next one goes on a new kept connection.
             pid = first.driver_connection.get_server_pid()
             async with db.connect() as conn:
                 await conn.execute(text("SELECT pg_terminate_backend(:p)"), {"p": pid})
             assert await committer.commit(_pending(b, cb, 1, at)) is True
-            assert committer._pg_conn is None
+            assert committer._pg.conn is None
             assert await committer.commit(_pending(b, cb, 2, at)) is True
-            assert committer._pg_conn is not None and committer._pg_conn.driver_connection.get_server_pid() != pid
+            assert committer._pg.conn is not None and committer._pg.conn.driver_connection.get_server_pid() != pid
             await committer.close()
             async with db.connect() as conn:
                 versions = dict((await conn.execute(select(Room.id, Room.version).where(Room.id.in_(rooms)))).all())
