@@ -152,9 +152,12 @@ class PostgresDirect:
             created_at.append(row["created_at"])
             notice.append(self.fanout.action_notice(p.code))
         import asyncpg  # noqa: PLC0415 - only with PostgreSQL
-        try:
-            if self.conn is None:
+        if self.conn is None:
+            try:
                 self.conn = await self.engine.raw_connection()  # (the pool pings it first)
+            except Exception:  # the database cannot be reached: the SQLAlchemy way says so
+                return None
+        try:
             stored = await self.conn.driver_connection.fetch(_PG_STORE, *columns)
         except asyncpg.UniqueViolationError:
             return None  # a (seat, id) or version stored meanwhile: one transaction each decides
