@@ -146,18 +146,24 @@ def _reserve(s: GameState, seat: int, action, ev) -> None:
     _begin_turn(s, (s.turn + 1) % s.num_players, ev)                    # ``_next_turn``
 
 
+def _to_discard(s: GameState, seat: int, cards: tuple[int, ...]) -> None:
+    """``cards`` (distinct cards of ``seat``'s hand: a listed payment or insurance discard) go
+    from the hand onto the discard pile (R-buy-4, R-pay-6)."""
+    hands = list(s.hands)
+    kept = list(hands[seat])
+    for c in cards:
+        kept.remove(c)
+    hands[seat] = tuple(kept)
+    s.hands = tuple(hands)
+    s.discard = s.discard + cards
+
+
 def _buy(s: GameState, seat: int, action, ev, goods: tuple[int, ...] | list[int]) -> None:
     """R-buy: buy every Market good not reserved by another player with a minimal payment
     (R-buy-1..3, checked by ``is_listed``); move the ships; pay out if a ship reached Edo;
     then refresh. ``goods``: ``takeable`` before the purchase (R-buy-1)."""
     payment = action._payment        # (the slot behind the property)   R-buy-1: goods
-    hands = list(s.hands)
-    kept = list(hands[seat])
-    for c in payment:                            # (distinct cards of the hand: listed)
-        kept.remove(c)
-    hands[seat] = tuple(kept)
-    s.hands = tuple(hands)
-    s.discard = s.discard + payment                              # R-buy-4
+    _to_discard(s, seat, payment)                                # R-buy-4
     uninsured = _UNINSURED
     owned = list(s.goods)
     mine = list(owned[seat])
@@ -218,13 +224,7 @@ def _insure(s: GameState, seat: int, action, ev) -> None:
     purchase's refresh and the next turn."""
     discard, goods = action._discard, action._goods   # (the slots behind the properties)
     if discard:
-        hands = list(s.hands)
-        kept = list(hands[seat])
-        for c in discard:                        # (distinct cards of the hand: listed)
-            kept.remove(c)
-        hands[seat] = tuple(kept)
-        s.hands = tuple(hands)
-        s.discard = s.discard + discard
+        _to_discard(s, seat, discard)
     if goods:
         owned = list(s.goods)
         mine = []
