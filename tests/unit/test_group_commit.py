@@ -11,11 +11,11 @@ from datetime import datetime
 from sqlalchemy import insert, select, text
 
 from app.db import make_engine
-from app.live.commits import Committer, Pending
+from app.live.commits import Committer
 from app.live.fanout import LocalFanout
 from app.models import ActionRow, Room
+from commit_rows import pending
 
-STATE = {"phase": "play", "hands": [[1, 2], [3]], "note": "ü€\u2028", "nested": {"3": None, "x": 1.5}}
 
 
 async def _rooms(db, n: int) -> list[int]:
@@ -23,16 +23,6 @@ async def _rooms(db, n: int) -> list[int]:
         for i in range(n):
             await conn.execute(insert(Room).values(code=f"R{i:04d}", status="playing", version=0))
         return list((await conn.scalars(select(Room.id).order_by(Room.id))).all())
-
-
-def _pending(room_id: int, version: int, at: datetime, tag: str = "") -> Pending:
-    row = {"room_id": room_id, "version": version + 1, "action_id": f"a{version}{tag}", "seat": 1,
-           "action": {"kind": "take", "cards": [1, 2], "why": "é"}, "events": [{"e": "x", "n": None}],
-           "created_at": at}
-    bump = {"room_id": room_id, "old_version": version, "new_version": version + 1, "new_status": "playing",
-            "state": {**STATE, "v": version}, "to_act": 2, "turn_at": at,
-            "deadline_at": at.replace(microsecond=0)}
-    return Pending(f"R{room_id}", row, bump)
 
 
 async def _stored(db) -> list[tuple]:
@@ -56,7 +46,7 @@ async def _store_all(url: str, driver: bool) -> tuple[list[tuple], Committer]:
             committer._sqlite = None  # the SQLAlchemy way
         at = datetime(2026, 11, 30, 21, 5, 7, 120)
         for version in range(2):  # one batch of three rooms, twice
-            ok = await asyncio.gather(*(committer.commit(_pending(i, version, at)) for i in ids))
+            ok = await asyncio.gather(*(committer.commit(pending(i, version, at)) for i in ids))
             assert ok == [True, True, True]
         await committer.close()
         return await _stored(db), committer
@@ -92,7 +82,7 @@ def test_a_write_lock_elsewhere_neither_blocks_the_loop_nor_loses_the_action(sql
             committer = Committer(db, LocalFanout())
             other = sqlite3.connect(path, isolation_level=None)
             other.execute("BEGIN IMMEDIATE")
-            storing = asyncio.get_running_loop().create_task(committer.commit(_pending(room, 0, datetime(2026, 1, 1))))
+            storing = asyncio.get_running_loop().create_task(committer.commit(pending(room, 0, datetime(2026, 1, 1))))
             ticks = 0
             for _ in range(20):  # the loop keeps running while the writer waits
                 await asyncio.sleep(0.02)
@@ -122,8 +112,8 @@ def test_a_lost_version_check_goes_the_sqlalchemy_way(sqlite_url):
             (room,) = await _rooms(db, 1)
             committer = Committer(db, LocalFanout())
             at = datetime(2026, 1, 1)
-            results = await asyncio.gather(committer.commit(_pending(room, 0, at, "x")),
-                                           committer.commit(_pending(room, 0, at, "y")))
+            results = await asyncio.gather(committer.commit(pending(room, 0, at, action_id="a0x")),
+                                           committer.commit(pending(room, 0, at, action_id="a0y")))
             assert sorted(results) == [False, True]
             await committer.close()
             async with db.connect() as conn:
@@ -175,7 +165,7 @@ def test_a_batch_is_one_transaction_and_the_pool_sends_no_rollback_after_it(sqli
                 driver._tx = handoffs
             committer = Committer(db, LocalFanout())
             at = datetime(2026, 11, 30, 21, 5, 7)
-            assert await asyncio.gather(*(committer.commit(_pending(i, 0, at)) for i in ids)) == [True] * 3
+            assert await asyncio.gather(*(committer.commit(pending(i, 0, at)) for i in ids)) == [True] * 3
             assert handoffs.count == 1  # the whole batch, and no ROLLBACK when the connection went back
             await committer.close()
             assert _kinds(seen) == ["BEGIN", "UPDATE", "INSERT", "COMMIT"]

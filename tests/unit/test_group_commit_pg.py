@@ -14,13 +14,13 @@ import pytest
 from sqlalchemy import insert, select, text
 
 from app.db import make_engine, make_sessionmaker
-from app.live.commits import Committer, Pending
+from app.live.commits import Committer
 from app.live.pg_fanout import CHANNEL, PgFanout, asyncpg_dsn
 from app.models import ActionRow, Room
+from commit_rows import pending
 
 pytestmark = pytest.mark.postgresql_only
 
-STATE = {"phase": "play", "hands": [[1, 2], [3]], "note": "ü€\u2028", "nested": {"3": None, "x": 1.5}}
 
 
 async def _nothing(_batch) -> None:
@@ -40,16 +40,6 @@ async def _rooms(db, n: int) -> dict[int, str]:
             await conn.execute(insert(Room).values(code=code, status="playing", version=0))
         rows = (await conn.execute(select(Room.id, Room.code).where(Room.code.in_(codes)))).all()
     return {r.id: r.code for r in rows}
-
-
-def _pending(room_id: int, code: str, version: int, at: datetime, action_id: str | None = None) -> Pending:
-    row = {"room_id": room_id, "version": version + 1, "action_id": action_id or f"a{version}", "seat": 1,
-           "action": {"kind": "take", "cards": [1, 2], "why": "é"}, "events": [{"e": "x", "n": None}],
-           "created_at": at}
-    bump = {"room_id": room_id, "old_version": version, "new_version": version + 1, "new_status": "playing",
-            "state": {**STATE, "v": version}, "to_act": 2, "turn_at": at,
-            "deadline_at": at.replace(microsecond=0)}
-    return Pending(code, row, bump)
 
 
 async def _stored(db, ids) -> list[tuple]:
@@ -86,7 +76,7 @@ def test_one_statement_stores_what_the_sqlalchemy_way_stores(private_migrated_ur
                 at = datetime(2026, 11, 30, 21, 5, 7, 120)
                 kept = []
                 for version in range(2):  # one batch of three rooms, twice
-                    ok = await asyncio.gather(*(committer.commit(_pending(i, c, version, at))
+                    ok = await asyncio.gather(*(committer.commit(pending(i, version, at, code=c))
                                                 for i, c in rooms.items()))
                     assert ok == [True, True, True]
                     kept.append(committer._pg.conn if committer._pg else None)
@@ -119,9 +109,9 @@ def test_a_lost_version_check_stores_nothing_of_it_and_the_winners_notify(privat
             fanout = _fanout(url, db)
             committer = Committer(db, fanout)
             at = datetime(2026, 1, 1)
-            ok = await asyncio.gather(committer.commit(_pending(a, ca, 0, at)),
-                                      committer.commit(_pending(b, cb, 5, at)),   # b is at 0, not 5
-                                      committer.commit(_pending(c, cc, 0, at)))
+            ok = await asyncio.gather(committer.commit(pending(a, 0, at, code=ca)),
+                                      committer.commit(pending(b, 5, at, code=cb)),   # b is at 0, not 5
+                                      committer.commit(pending(c, 0, at, code=cc)))
             assert ok == [True, False, True]
             assert committer.batches == 1 and committer.stored == 2
             await committer.close()
@@ -152,12 +142,12 @@ def test_a_unique_violation_and_a_broken_connection_go_the_sqlalchemy_way(privat
             (a, ca), (b, cb) = sorted(rooms.items())
             committer = Committer(db, _fanout(url, db))
             at = datetime(2026, 1, 1)
-            assert await committer.commit(_pending(a, ca, 0, at, "same")) is True
+            assert await committer.commit(pending(a, 0, at, code=ca, action_id="same")) is True
             first = committer._pg.conn
             # Room a's next action reuses that (seat, id): the statement fails as a whole, and
             # one transaction per action stores b's and refuses a's.
-            ok = await asyncio.gather(committer.commit(_pending(a, ca, 1, at, "same")),
-                                      committer.commit(_pending(b, cb, 0, at)))
+            ok = await asyncio.gather(committer.commit(pending(a, 1, at, code=ca, action_id="same")),
+                                      committer.commit(pending(b, 0, at, code=cb)))
             assert ok == [False, True]
             assert committer._pg.conn is first  # a refusal is no reason to drop the connection
             # The kept connection is cut (a database restart, an idle timeout): the batch is
@@ -165,9 +155,9 @@ def test_a_unique_violation_and_a_broken_connection_go_the_sqlalchemy_way(privat
             pid = first.driver_connection.get_server_pid()
             async with db.connect() as conn:
                 await conn.execute(text("SELECT pg_terminate_backend(:p)"), {"p": pid})
-            assert await committer.commit(_pending(b, cb, 1, at)) is True
+            assert await committer.commit(pending(b, 1, at, code=cb)) is True
             assert committer._pg.conn is None
-            assert await committer.commit(_pending(b, cb, 2, at)) is True
+            assert await committer.commit(pending(b, 2, at, code=cb)) is True
             assert committer._pg.conn is not None and committer._pg.conn.driver_connection.get_server_pid() != pid
             await committer.close()
             async with db.connect() as conn:
