@@ -61,6 +61,7 @@ def test_a_hard_bot_thinking_does_not_delay_another_room(server_factory):
         a = await Client.open(srv.ws_url, code_a, host["token"], seat=0)
         bs = [await Client.open(srv.ws_url, code_b, t, seat=i) for i, t in enumerate(tokens_b)]
         measured: list[float] = []
+        b_version = 0  # room B's version as last seen by the seat that acted
         while len(measured) < 3:
             # Room A: play the human's decisions until the hard bot must decide.
             st = await a.state(0)
@@ -72,13 +73,17 @@ def test_a_hard_bot_thinking_does_not_delay_another_room(server_factory):
             # Room B: round trips while the bot in room A is thinking.
             window = []
             for _ in range(3):
-                b_state = await bs[0].state(0)
+                # Wait for the last action's state on seat 0 too: the server sends it to each
+                # socket in turn, so seat 0 may not have it yet when the actor already does.
+                b_state = await bs[0].state(b_version)
                 seat = b_state["view"]["to_act"]
-                b_state = await bs[seat].state(b_state["version"])
+                b_state = await bs[seat].state(b_version)
+                assert b_state["version"] == b_version and b_state["view"]["to_act"] == seat
                 sent = time.monotonic()
-                await bs[seat].act(b_state["version"], pick_action(b_state["view"], rng))
-                await bs[seat].state(b_state["version"] + 1)
+                await bs[seat].act(b_version, pick_action(b_state["view"], rng))
+                await bs[seat].state(b_version + 1)
                 window.append(time.monotonic() - sent)
+                b_version += 1
             bot_done = (await a.state(0))["version"] > thinking_from
             await a.state(thinking_from + 1, timeout=60)
             if not bot_done:  # the bot was still thinking during every round trip of the window
