@@ -49,6 +49,7 @@ def main(argv: list[str] | None = None) -> int:
           proxy_headers=False, server_header=False,  # no `server: uvicorn` on every answer
           ws_max_size=settings.ws_max_size, ws_ping_interval=settings.ws_ping_interval_s,
           ws_ping_timeout=settings.ws_ping_timeout_s,
+          ws_per_message_deflate=settings.ws_compression,
           ws=CoalescingWebSocketProtocol)  # uvicorn's sansio protocol, one write per loop pass
     return 0
 

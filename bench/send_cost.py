@@ -1,21 +1,23 @@
 """CPU per frame of the hub's send path, through the server's real WebSocket protocol.
 
-    python bench/send_cost.py [--frames 20000] [--repeat 2]
+    python bench/send_cost.py [--frames 20000] [--repeat 2] [--deflate both|on|off]
 
 uvicorn serves a one-route ASGI app over `app.ws_protocol.CoalescingWebSocketProtocol` (as
 `osaka serve` does); a client in another process reads every frame. The app sends `--frames`
-state-sized text frames (~1.2 KB of JSON, two per loop pass as an action sends a player its
-`event` and `state`) with `app.live.hub.Connection.send`, once with the protocol's
+real frames (a player's `event` and `state` of each step of random four-player games, two per
+loop pass as an action sends them, built as the server builds them: `engine.player_view`,
+`engine.visible_events`, orjson) with `app.live.hub.Connection.send`, once with the protocol's
 `send_text_now` ("direct") and once with it switched off (every frame through the
-connection's queue, its writer task and the ASGI `send` chain: "queued"), and prints the
-server thread's CPU time per frame (`time.thread_time`, so the client is not counted;
-permessage-deflate on both ways, as the browser negotiates it). Figures: docs/performance.md.
+connection's queue, its writer task and the ASGI `send` chain: "queued"), each with
+permessage-deflate negotiated ("deflate", `WS_COMPRESSION=true`) and not ("plain", the
+default), and prints the server thread's CPU time per frame (`time.thread_time`, so the
+client is not counted) and the bytes per frame on the socket. Figures: docs/performance.md.
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
-import json
+import random
 import subprocess
 import sys
 import time
@@ -27,11 +29,39 @@ import uvicorn  # noqa: E402
 import uvloop  # noqa: E402
 from starlette.websockets import WebSocket  # noqa: E402
 
-from app.live.hub import Connection  # noqa: E402
+import engine  # noqa: E402
+from app.live.hub import Connection, dumps  # noqa: E402
 from app.testing.launcher import free_port  # noqa: E402
-from app.ws_protocol import CoalescingWebSocketProtocol  # noqa: E402
+from app.ws_protocol import SEND_NOW, CoalescingWebSocketProtocol  # noqa: E402
 
-FRAME = json.dumps({"type": "state", "version": 1, "view": {"cards": list(range(300))}})
+
+def real_frames(n: int) -> list[str]:
+    """`n` frames (an even number) as seat 0 of random four-player games receives them: for
+    each action its `event` frame, then its `state` frame."""
+    rng, out, seed = random.Random(1), [], 0
+    while len(out) < n:
+        state, version, seed = engine.new_game(4, seed), 0, seed + 1
+        while state.phase != "over" and len(out) < n:
+            seat = state.to_act
+            state, events = engine.play(state, seat, rng.choice(engine.legal_actions(state, seat)))
+            version += 1
+            out.append(dumps({"type": "event", "version": version, "events": engine.visible_events(events, 0)}))
+            out.append(dumps({"type": "state", "version": version, "view": engine.player_view(state, 0)}))
+    return out
+
+
+class _Counting:
+    """An asyncio transport that counts the bytes written through it."""
+
+    def __init__(self, transport):
+        self._transport, self.bytes = transport, 0
+
+    def write(self, data) -> None:
+        self.bytes += len(data)
+        self._transport.write(data)
+
+    def __getattr__(self, name):
+        return getattr(self._transport, name)
 CLIENT = """
 import asyncio, sys
 from websockets.asyncio.client import connect
@@ -45,52 +75,63 @@ asyncio.run(main(sys.argv[1], int(sys.argv[2])))
 """
 
 
-async def measure(frames: int, direct: bool) -> float:
-    """Server CPU µs per frame for one run."""
+async def measure(frames: list[str], direct: bool, deflate: bool) -> tuple[float, float]:
+    """(server CPU µs per frame, bytes per frame on the socket) for one run."""
     result: dict[str, float] = {}
 
     async def app(scope, receive, send):
         ws = WebSocket(scope, receive, send)
         await ws.accept()
-        conn = Connection(ws, room="bench", seat=0, queue_size=frames + 1, flood_rate=1, flood_burst=1)
+        coalescing = scope["extensions"][SEND_NOW].__self__.transport
+        counting = coalescing._transport = _Counting(coalescing._transport)
+        conn = Connection(ws, room="bench", seat=0, queue_size=len(frames) + 1, flood_rate=1, flood_burst=1)
         if not direct:
             conn._send_now = None
         await ws.receive_text()
-        start = time.thread_time()
-        for _ in range(frames // 2):
-            conn.send(FRAME)
-            conn.send(FRAME)
+        start, sent = time.thread_time(), counting.bytes
+        for i in range(0, len(frames), 2):
+            conn.send(frames[i])
+            conn.send(frames[i + 1])
             await asyncio.sleep(0)
         while conn._queue.qsize() or conn._writing:
             await asyncio.sleep(0)
-        result["us"] = (time.thread_time() - start) / (frames // 2 * 2) * 1e6
+        result["us"] = (time.thread_time() - start) / len(frames) * 1e6
+        await asyncio.sleep(0)  # the last coalesced write
+        result["bytes"] = (counting.bytes - sent) / len(frames)
         await ws.receive_text()
         conn.stop_writer()
 
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, ws=CoalescingWebSocketProtocol,
-                                           log_level="warning", lifespan="off"))
+                                           ws_per_message_deflate=deflate, log_level="warning", lifespan="off"))
     task = asyncio.create_task(server.serve())
     while not server.started:
         await asyncio.sleep(0.02)
-    client = subprocess.Popen([sys.executable, "-c", CLIENT, f"ws://127.0.0.1:{port}/", str(frames // 2 * 2)])
+    client = subprocess.Popen([sys.executable, "-c", CLIENT, f"ws://127.0.0.1:{port}/", str(len(frames))])
     while client.poll() is None:
         await asyncio.sleep(0.05)
     server.should_exit = True
     await task
-    return result["us"]
+    return result["us"], result["bytes"]
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=20000)
     parser.add_argument("--repeat", type=int, default=2)
+    parser.add_argument("--deflate", choices=("both", "on", "off"), default="both",
+                        help="permessage-deflate negotiated or not (default: both, one after the other)")
     args = parser.parse_args()
-    print(f"send cost: {args.frames} frames of {len(FRAME)} B per run, Python {sys.version.split()[0]}")
+    frames = real_frames(args.frames // 2 * 2)
+    print(f"send cost: {len(frames)} frames per run (event + state of random four-player games, "
+          f"{sum(map(len, frames)) / len(frames):,.0f} B of JSON each on average), Python {sys.version.split()[0]}")
+    deflates = {"both": (True, False), "on": (True,), "off": (False,)}[args.deflate]
     for _ in range(args.repeat):
-        for direct in (False, True):
-            us = uvloop.run(measure(args.frames, direct))
-            print(f"  {'direct' if direct else 'queued':6}  {us:6.1f} µs server CPU per frame")
+        for deflate in deflates:
+            for direct in (False, True):
+                us, size = uvloop.run(measure(frames, direct, deflate))
+                print(f"  {'deflate' if deflate else 'plain':7}  {'direct' if direct else 'queued':6}  "
+                      f"{us:6.1f} µs server CPU per frame  {size:7,.0f} B per frame on the socket")
     return 0
 
 
