@@ -44,7 +44,7 @@ class Settings(BaseSettings):
     ws_ping_interval_s: float = Field(20, gt=0)
     ws_ping_timeout_s: float = Field(20, gt=0)
     # per-message deflate (RFC 7692) on the WebSockets: 0.1-0.3 KB instead of ~1.5 KB per player
-    # and move, for ~10-20 % more server CPU per move and ~190 KB more memory per room of 4
+    # and move, for ~10-25 % more server CPU per move and ~190 KB more memory per room of 4
     # (docs/performance.md, "Per-message compression off by default")
     ws_compression: bool = False
     flood_rate: float = Field(20, gt=0)           # client messages per second allowed on average
