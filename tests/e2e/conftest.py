@@ -52,9 +52,11 @@ def e2e_server_quick_handover(tmp_path_factory) -> E2EServer:
 def e2e_server_quick_timer(tmp_path_factory) -> E2EServer:
     """A server that offers a 2-second turn timer (TURN_LIMIT_TEST_S, looked after every 0.2 s:
     TIMER_POLL_S) besides the usual 30 s to 5 min, so a time-out happens within a test; computer
-    players wait 1 s before each move, so a game they play lasts long enough to take a seat back."""
+    players wait 1 s before each move, so a game they play lasts long enough to take a seat back.
+    Per-message compression is on here (WS_COMPRESSION, off by default), so a browser plays over
+    compressed frames in the suite too."""
     srv = E2EServer(tmp_path_factory.mktemp("e2e-timer"), env={"TURN_LIMIT_TEST_S": "2", "TIMER_POLL_S": "0.2",
-                                                                         "BOT_DELAY_S": "1"})
+                                                                         "BOT_DELAY_S": "1", "WS_COMPRESSION": "true"})
     yield srv
     srv.stop()
 

@@ -12,6 +12,13 @@ from .helpers import create_room
 def test_a_time_out_is_decided_by_the_computer_and_the_seat_taken_back(e2e_server_quick_timer, new_page, shots):
     base = e2e_server_quick_timer.base_url
     page = new_page()
+    # This server compresses WebSocket frames (WS_COMPRESSION=true): the browser's handshake
+    # answers, as Chromium's DevTools protocol reports them, show it negotiated.
+    handshakes: list[dict] = []
+    cdp = page.context.new_cdp_session(page)
+    cdp.on("Network.webSocketHandshakeResponseReceived",
+           lambda e: handshakes.append({k.lower(): v for k, v in e["response"]["headers"].items()}))
+    cdp.send("Network.enable")
     create_room(page, base, "Hana", public=False)
     # The host's choices come from the room (2 s is offered by this server only).
     options = page.eval_on_selector_all("#timer-select option", "os => os.map(o => o.value)")
@@ -38,3 +45,5 @@ def test_a_time_out_is_decided_by_the_computer_and_the_seat_taken_back(e2e_serve
     page.click("#take-back")
     expect(page.locator("#take-back")).to_have_count(0)
     expect(page.locator(".player.mine .badge.bot")).to_have_count(0)
+    assert handshakes and all(h.get("sec-websocket-extensions", "").startswith("permessage-deflate")
+                              for h in handshakes), handshakes
