@@ -62,6 +62,8 @@ class _Counting:
 
     def __getattr__(self, name):
         return getattr(self._transport, name)
+
+
 CLIENT = """
 import asyncio, sys
 from websockets.asyncio.client import connect

@@ -156,6 +156,21 @@ def pick_action(view: dict, rng: random.Random) -> dict:
     return rng.choice(options)
 
 
+async def play(clients: list[Client], n: int, rng: random.Random) -> int:
+    """Play n actions from the current version, each by the seat to act (`clients` by seat,
+    each action chosen by `pick_action`), waiting for seat 0 to see each new version; returns
+    the version reached."""
+    version = (await clients[0].state())["version"]
+    for _ in range(n):
+        view = (await clients[0].state(version))["view"]
+        actor = clients[view["to_act"]]
+        own = await actor.state(version)
+        await actor.act(version, pick_action(own["view"], rng))
+        version += 1
+        await clients[0].state(version)
+    return version
+
+
 def _walk(obj: Any, path: str = ""):
     if isinstance(obj, dict):
         for k, v in obj.items():

@@ -9,7 +9,7 @@ import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from .helpers import Client, check_no_secrets, new_game, pick_action
+from .helpers import Client, check_no_secrets, new_game, pick_action, play
 
 
 async def _seat_clients(server, code, tokens):
@@ -17,19 +17,6 @@ async def _seat_clients(server, code, tokens):
     for c in clients:
         await c.state(0)
     return clients
-
-
-async def _play(clients, n, rng):
-    """Play n actions; returns the version reached."""
-    version = (await clients[0].state())["version"]
-    for _ in range(n):
-        view = (await clients[0].state(version))["view"]
-        actor = clients[view["to_act"]]
-        own = await actor.state(version)
-        await actor.act(version, pick_action(own["view"], rng))
-        version += 1
-        await clients[0].state(version)
-    return version
 
 
 def test_same_id_twice_is_applied_once(server):
@@ -95,7 +82,7 @@ def test_stale_version_and_illegal_action_change_nothing(server):
 
     async def scenario():
         clients = await _seat_clients(server, code, tokens)
-        version = await _play(clients, 4, random.Random(7))
+        version = await play(clients, 4, random.Random(7))
         before = await clients[0].state(version)
         seat = before["view"]["to_act"]
         other = clients[(seat + 1) % 3]
@@ -127,7 +114,7 @@ def test_reconnect_gets_everything_at_once_and_presence_follows(server):
 
     async def scenario():
         clients = await _seat_clients(server, code, tokens)
-        version = await _play(clients, 6, random.Random(3))
+        version = await play(clients, 6, random.Random(3))
         await clients[1].close()
         gone = await clients[0].wait(lambda m: m["type"] == "room"
                                      and not m["room"]["players"][1]["connected"])

@@ -9,19 +9,14 @@ import random
 
 import pytest
 
-from .helpers import Client, new_game, pick_action
+from .helpers import Client, new_game, play
 
 
 async def _two_actions(srv, code: str, tokens: list[str]) -> tuple[list[str | None], list[dict]]:
-    """Both seats connect and play two actions → (each socket's negotiated extensions,
-    seat 0's messages without their clocks)."""
+    """Both seats connect and play two actions → (each socket's negotiated extensions, seat 0's
+    `event` and `state` messages)."""
     clients = [await Client.open(srv.ws_url, code, t, seat=i) for i, t in enumerate(tokens)]
-    rng = random.Random(5)
-    for version in range(2):
-        view = (await clients[0].state(version))["view"]
-        actor = clients[view["to_act"]]
-        await actor.act(version, pick_action((await actor.state(version))["view"], rng))
-        await asyncio.gather(*(c.state(version + 1) for c in clients))
+    assert await play(clients, 2, random.Random(5)) == 2
     extensions = [c.ws.response.headers.get("Sec-WebSocket-Extensions") for c in clients]
     for c in clients:
         await c.close()
