@@ -6,8 +6,8 @@ moment, and in ONE transaction moves each room's version (the optimistic check o
 `Fanout.bump_version`: only from the version the table was at) and inserts the action rows, then
 COMMITs; only then is each caller answered — an action is durable before anyone hears of it.
 While one batch commits, the next one gathers: under load a commit (one WAL write, one fsync
-with PostgreSQL) carries dozens of actions, and on SQLite the whole batch costs a handful of
-hand-offs to the driver's thread instead of about fifteen per action (docs/performance.md).
+with PostgreSQL) carries dozens of actions, and on SQLite the whole batch costs no hand-off to
+the driver's thread at all instead of about fifteen per action (docs/performance.md).
 
 The rooms of a batch are stored in the order of their ids (a global lock order: two
 processes' batches cannot deadlock on PostgreSQL). A batch in which any action fails its
@@ -22,8 +22,9 @@ taking the seat back in another process updates that row, so the two serialize o
 take-back either commits first (the bot's action is refused) or waits until the bot's action
 is committed. (Within one process the room lock already orders them: actions.py.)
 
-Most batches take a shorter way, straight to the database driver (direct_commits.py: one
-hand-off to aiosqlite's thread on SQLite, one statement on PostgreSQL); what those cannot
+Most batches take a shorter way, straight to the database driver (direct_commits.py: on
+SQLite a connection of the writer's own on the event loop's thread, which never waits for a
+lock, or else one hand-off to aiosqlite's thread; one statement on PostgreSQL); what those cannot
 store (a computer player's seat check, an unusual row, a lost version check on SQLite, a
 unique constraint, a broken connection) goes the SQLAlchemy way described here, which raises
 SQLAlchemy's exceptions.
@@ -176,6 +177,8 @@ class Committer:
             self._task = None
         if self._pg is not None:
             await self._pg.close()
+        if self._sqlite is not None:
+            await self._sqlite.close()
 
 
 class _Retry(Exception):

@@ -2,13 +2,20 @@
 
 `Committer` (commits.py) tries these first; what they cannot store goes its SQLAlchemy way.
 
-SQLite in one process: the batch goes to the driver directly (`_DriverStatement`: the same Core
-statements, compiled once, with SQLAlchemy's own bind processors for the JSON and DATETIME
-columns): BEGIN IMMEDIATE, one executemany per statement, COMMIT, all in ONE hand-off to
-aiosqlite's thread per batch (`_store_batch`), on the pool's one connection, which goes back to
-the pool without a ROLLBACK (app/db.py: none is sent when no transaction is open). Anything
-unusual (a lost version check, an error) rolls back and goes `Committer`'s SQLAlchemy way, which
-raises SQLAlchemy's exceptions.
+SQLite in one process (`SqliteDirect`): the batch goes to the driver directly
+(`_DriverStatement`: the same Core statements, compiled once, with SQLAlchemy's own bind
+processors for the JSON and DATETIME columns): BEGIN IMMEDIATE, one executemany per statement,
+COMMIT (`_store_batch`). It runs on the event loop's thread, on a sqlite3 connection of the
+writer's own (`SqliteWriter`), which never waits: its busy timeout is 0, so when another
+connection holds the write lock (a session of the pool, an `osaka` command) the batch goes the
+pool's way instead: the same statements on the pool's one connection in ONE hand-off to
+aiosqlite's thread, where the busy timeout waits off the loop. Without the hand-off a batch
+of one action costs about 0.1 ms less of the server's CPU (the thread's wake-up and its GIL
+round trip; docs/performance.md), and SQLite's own work for it is ~20 µs. The writer's
+connection checkpoints nothing itself (`wal_autocheckpoint=0`, so no fsync ever runs on the
+loop): every `CHECKPOINT_EVERY` actions it stores, a passive checkpoint runs in a worker
+thread on a connection of its own. Anything unusual (a lost version check, an error) rolls back
+and goes `Committer`'s SQLAlchemy way, which raises SQLAlchemy's exceptions.
 
 PostgreSQL (asyncpg): the batch is ONE statement on a connection the writer keeps
 (`_PG_STORE`, autocommit: the statement is its own transaction): the rooms whose version check
@@ -38,6 +45,10 @@ from .fanout import BUMP_VERSION, Fanout
 from .pg_fanout import CHANNEL
 
 log = logging.getLogger("osaka.commits")
+#: `_store_batch`'s answer when the write lock is held elsewhere (nothing was stored).
+BUSY = object()
+#: The SQLite writer checkpoints the WAL (in a worker thread) after this many actions (~4 pages each).
+CHECKPOINT_EVERY = 256
 #: The action row's INSERT (the same statement on every way).
 INSERT_ACTION = insert(ActionRow.__table__)
 # The shapes of `Pending.row` and `Pending.bump` the statements below store (Actions._rows).
@@ -82,30 +93,37 @@ class Pending:
 
 
 class SqliteDirect:
-    """SQLite in one process: a batch in one transaction in aiosqlite's thread (above)."""
+    """SQLite in one process: a batch in one transaction on the writer's own connection, on the
+    event loop's thread, or in one hand-off to aiosqlite's thread when the write lock is held
+    elsewhere (above)."""
 
     def __init__(self, engine: AsyncEngine):
         self.engine = engine
+        self.writer = SqliteWriter(sqlite_file(engine))
         self._compiled: dict[tuple, _DriverStatement] = {}
 
     async def store(self, batch: list[Pending]) -> bool:
-        """The batch in one transaction on the driver's connection; False (rolled back, nothing
-        stored) when an action lost its version check or anything went wrong."""
+        """The batch in one transaction; False (rolled back, nothing stored) when an action lost
+        its version check or anything went wrong."""
         keys = tuple(batch[0].row)
         if any(tuple(p.row) != keys or p.bot is not None for p in batch):
             return False  # (a seat check goes the SQLAlchemy way)
         bump = self._statement(("bump",), BUMP_VERSION, None)
         add = self._statement(("insert",) + keys, INSERT_ACTION, list(keys))
         bumps, adds = bump.rows([p.bump for p in batch]), add.rows([p.row for p in batch])
-        # The pool's connection itself, without a SQLAlchemy Connection around it (half the
-        # cost of `engine.connect()` + `get_raw_connection()`: docs/performance.md).
+        stored = self.writer.store(bump.sql, bumps, add.sql, adds)
+        if stored is not BUSY:
+            return stored
+        # The write lock is held elsewhere: the pool's connection itself (without a SQLAlchemy
+        # Connection around it: half the cost of `engine.connect()` + `get_raw_connection()`),
+        # where the pool's FIFO queue and then the busy timeout wait off the loop.
         raw = await self.engine.raw_connection()
         try:
             db = raw.driver_connection  # aiosqlite.Connection
             # One hand-off: the whole transaction runs in aiosqlite's thread, where every call
             # of this connection runs (its private `_execute`, what each of its public methods
             # does once per statement: https://github.com/omnilib/aiosqlite, core.py).
-            return await db._execute(_store_batch, db._conn, bump.sql, bumps, add.sql, adds)
+            return await db._execute(_store_batch, db._conn, bump.sql, bumps, add.sql, adds) is True
         finally:
             await greenlet_spawn(raw.close)  # back to the pool (app/db.py: no ROLLBACK when none is open)
 
@@ -114,6 +132,93 @@ class SqliteDirect:
         if found is None:
             found = self._compiled[key] = _DriverStatement(stmt, self.engine.dialect, column_keys)
         return found
+
+    async def close(self) -> None:
+        """Close the writer's connections (after its last checkpoint)."""
+        await self.writer.close()
+
+
+def sqlite_file(engine: AsyncEngine) -> str | None:
+    """The database file of a SQLite engine, or None when it is not a plain file (in memory, a
+    `file:` URI): a second connection would not see the same database."""
+    url = engine.url
+    path = url.database
+    if not path or path == ":memory:" or path.startswith("file:") or url.query.get("uri"):
+        return None
+    return path
+
+
+class SqliteWriter:
+    """The group commit's own connection to the SQLite file `path`, used on the event loop's
+    thread only (sqlite3 refuses any other: `check_same_thread`). Busy timeout 0: `store` never
+    waits for a lock. Opened at the first batch; None of it when `path` is None or the database
+    is not in WAL mode (then every batch goes the pool's way)."""
+
+    def __init__(self, path: str | None):
+        self.path = path
+        self.db: sqlite3.Connection | None = None
+        self.checkpoints: list[tuple[int, int, int]] = []  # PRAGMA wal_checkpoint's answers
+        self._usable = path is not None
+        self._since_checkpoint = 0
+        self._checkpointing: asyncio.Task | None = None
+        self._checkpoint_db: sqlite3.Connection | None = None
+
+    def connection(self) -> sqlite3.Connection | None:
+        """The writer's connection (opened now if need be), or None when there is none."""
+        if self.db is None and self._usable:
+            try:
+                db = sqlite3.connect(self.path, timeout=0, isolation_level=None)
+            except sqlite3.Error:
+                return None  # (the pool's way says what is wrong)
+            try:
+                if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                    self._usable = False  # app/db.py sets WAL on every connection of the pool
+                    db.close()
+                    return None
+                for pragma in ("foreign_keys=ON", "synchronous=NORMAL", "wal_autocheckpoint=0"):
+                    db.execute(f"PRAGMA {pragma}")  # as app/db.py, but no checkpoint on the loop
+            except sqlite3.Error:
+                db.close()
+                return None
+            self.db = db
+        return self.db
+
+    def store(self, bump_sql: str, bumps: list[tuple], add_sql: str, adds: list[tuple]) -> bool | object:
+        """`_store_batch` on the writer's connection, on the loop's thread → True, False, or
+        BUSY (nothing stored: the write lock is held elsewhere, or there is no connection)."""
+        db = self.connection()
+        if db is None:
+            return BUSY
+        stored = _store_batch(db, bump_sql, bumps, add_sql, adds)
+        if stored is True:
+            self._since_checkpoint += len(bumps)
+            if self._since_checkpoint >= CHECKPOINT_EVERY and (
+                    self._checkpointing is None or self._checkpointing.done()):
+                self._since_checkpoint = 0
+                self._checkpointing = asyncio.get_running_loop().create_task(
+                    asyncio.to_thread(self._checkpoint), name="sqlite-checkpoint")
+        return stored
+
+    def _checkpoint(self) -> None:
+        """In a worker thread: copy the WAL's committed pages back into the database file
+        (PASSIVE: it waits for no one and nobody waits for it). Errors are logged."""
+        try:
+            if self._checkpoint_db is None:
+                self._checkpoint_db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self.checkpoints.append(self._checkpoint_db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone())
+        except sqlite3.Error:
+            log.warning("a checkpoint of the SQLite database failed", exc_info=True)
+
+    async def close(self) -> None:
+        """Wait for a checkpoint under way, then close both connections."""
+        if self._checkpointing is not None:
+            with contextlib.suppress(Exception):
+                await self._checkpointing
+            self._checkpointing = None
+        for db in (self._checkpoint_db, self.db):
+            if db is not None:
+                db.close()
+        self._checkpoint_db = self.db = None
 
 
 class PostgresDirect:
@@ -207,13 +312,18 @@ class _DriverStatement:
         return [tuple(v if proc is None else proc(v) for n, proc in named for v in (p[n],)) for p in params]
 
 
-def _store_batch(db: sqlite3.Connection, bump_sql: str, bumps: list[tuple], add_sql: str, adds: list[tuple]) -> bool:
-    """In the driver's thread: BEGIN IMMEDIATE (waiting up to the busy timeout for a lock held
-    elsewhere), the version moves, the action rows, COMMIT. True when committed; False, rolled
-    back, when a version check failed or SQLite raised (the caller then goes the SQLAlchemy way,
-    which raises what it must)."""
+def _store_batch(db: sqlite3.Connection, bump_sql: str, bumps: list[tuple], add_sql: str,
+                 adds: list[tuple]) -> bool | object:
+    """BEGIN IMMEDIATE (waiting up to `db`'s busy timeout for a lock held elsewhere), the
+    version moves, the action rows, COMMIT. True when committed; BUSY (nothing stored) when the
+    lock could not be had in time; False, rolled back, when a version check failed or SQLite
+    raised anything else (the caller then goes the SQLAlchemy way, which raises what it must)."""
     try:
         db.execute("BEGIN IMMEDIATE")
+    except sqlite3.Error as exc:
+        busy = (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF == sqlite3.SQLITE_BUSY
+        return BUSY if busy else False
+    try:
         if db.executemany(bump_sql, bumps).rowcount != len(bumps):
             db.execute("ROLLBACK")
             return False

@@ -1,17 +1,23 @@
-"""The group commit on SQLite in one process (app/live/commits.py): the batch straight to the
-driver. The rows must be stored exactly as the SQLAlchemy way stores them, a write lock held by
-another connection must neither block the loop nor lose an action, and a lost version check
-must still go the SQLAlchemy way."""
+"""The group commit on SQLite in one process (app/live/commits.py, direct_commits.py): the batch
+straight to the driver, on the writer's own connection on the loop's thread. The rows must be
+stored exactly as the SQLAlchemy way stores them, a write lock held by another connection must
+neither block the loop nor lose an action (the batch goes the pool's way, one hand-off to
+aiosqlite's thread), a lost version check must still go the SQLAlchemy way, and the writer's
+checkpoints run off the loop."""
 from __future__ import annotations
 
 import asyncio
 import sqlite3
+import threading
 from datetime import datetime
+
+import pytest
 
 from sqlalchemy import insert, select, text
 
 from app.db import make_engine
 from app.live.commits import Committer
+from app.live.direct_commits import CHECKPOINT_EVERY, sqlite_file
 from app.live.fanout import LocalFanout
 from app.models import ActionRow, Room
 from commit_rows import pending
@@ -70,27 +76,35 @@ def test_the_driver_stores_the_same_text_as_sqlalchemy(migrated_template, tmp_pa
 
 
 def test_a_write_lock_elsewhere_neither_blocks_the_loop_nor_loses_the_action(sqlite_url):
-    """Another connection (an `osaka` command, say) holds the write lock: the batch waits for it
-    in aiosqlite's thread (the busy timeout), the event loop keeps running, and the action is
-    stored once the lock is gone."""
+    """Another connection (an `osaka` command, say) holds the write lock: the writer does not
+    wait for it on the loop; the batch goes the pool's way and waits in aiosqlite's thread (the
+    busy timeout), in ONE hand-off, while the event loop keeps running; the action is stored
+    once the lock is gone."""
     path = sqlite_url.split("///", 1)[1]
 
     async def scenario():
         db = make_engine(sqlite_url)
         try:
             (room,) = await _rooms(db, 1)
+            seen: list[str] = []
+            async with db.connect() as conn:  # the pool's one connection
+                driver = (await conn.get_raw_connection()).driver_connection
+                driver._conn.set_trace_callback(seen.append)
+                handoffs = _CountingQueue(driver._tx)
+                driver._tx = handoffs
             committer = Committer(db, LocalFanout())
             other = sqlite3.connect(path, isolation_level=None)
             other.execute("BEGIN IMMEDIATE")
             storing = asyncio.get_running_loop().create_task(committer.commit(pending(room, 0, datetime(2026, 1, 1))))
             ticks = 0
-            for _ in range(20):  # the loop keeps running while the writer waits
+            for _ in range(20):  # the loop keeps running while the batch waits
                 await asyncio.sleep(0.02)
                 ticks += 1
             assert ticks == 20 and not storing.done()
             other.execute("COMMIT")
             other.close()
             assert await asyncio.wait_for(storing, 30) is True
+            assert handoffs.count == 1 and _kinds(seen) == ["BEGIN", "UPDATE", "INSERT", "COMMIT"]
             await committer.close()
             async with db.connect() as conn:
                 assert await conn.scalar(select(Room.version).where(Room.id == room)) == 1
@@ -149,10 +163,11 @@ def _kinds(statements: list[str]) -> list[str]:
 
 
 def test_a_batch_is_one_transaction_and_the_pool_sends_no_rollback_after_it(sqlite_url):
-    """What SQLite itself runs (its trace callback): a batch of three rooms is BEGIN IMMEDIATE,
-    two statements (one `executemany` each), COMMIT, and nothing else; a committed session adds
-    no ROLLBACK when its connection goes back to the pool. A connection returned with its
-    transaction still open is rolled back (its write is gone, the lock free)."""
+    """What SQLite itself runs (its trace callbacks): a batch of three rooms is BEGIN IMMEDIATE,
+    two statements (one `executemany` each), COMMIT, and nothing else, on the writer's own
+    connection; the pool's connection runs nothing and nothing is handed to aiosqlite's thread.
+    A committed session adds no ROLLBACK when its connection goes back to the pool. A connection
+    returned with its transaction still open is rolled back (its write is gone, the lock free)."""
     async def scenario():
         db = make_engine(sqlite_url)
         try:
@@ -164,13 +179,15 @@ def test_a_batch_is_one_transaction_and_the_pool_sends_no_rollback_after_it(sqli
                 handoffs = _CountingQueue(driver._tx)  # calls handed to aiosqlite's thread
                 driver._tx = handoffs
             committer = Committer(db, LocalFanout())
+            written: list[str] = []
+            committer._sqlite.writer.connection().set_trace_callback(written.append)
             at = datetime(2026, 11, 30, 21, 5, 7)
             assert await asyncio.gather(*(committer.commit(pending(i, 0, at)) for i in ids)) == [True] * 3
-            assert handoffs.count == 1  # the whole batch, and no ROLLBACK when the connection went back
+            assert handoffs.count == 0 and seen == []  # the pool's connection took no part
+            assert committer.batches == 1
             await committer.close()
-            assert _kinds(seen) == ["BEGIN", "UPDATE", "INSERT", "COMMIT"]
-            assert len({s for s in seen if s.startswith("UPDATE")}) == 3 and len(seen) <= 11
-            seen.clear()
+            assert _kinds(written) == ["BEGIN", "UPDATE", "INSERT", "COMMIT"]
+            assert len({s for s in written if s.startswith("UPDATE")}) == 3 and len(written) <= 11
             async with db.begin() as conn:  # a session's transaction, committed
                 await conn.execute(text("UPDATE rooms SET status = 'playing' WHERE id = :i"), {"i": ids[0]})
             assert _kinds(seen) == ["BEGIN", "UPDATE", "COMMIT"]
@@ -189,3 +206,48 @@ def test_a_batch_is_one_transaction_and_the_pool_sends_no_rollback_after_it(sqli
             await db.dispose()
 
     asyncio.run(scenario())
+
+
+def test_the_writer_checkpoints_in_a_worker_thread_and_stays_on_the_loops_thread(sqlite_url):
+    """The writer's connection never checkpoints by itself (no fsync on the loop); after
+    CHECKPOINT_EVERY actions a passive checkpoint runs in another thread and copies the WAL's
+    pages back. The connection cannot be used from any thread but the loop's."""
+    async def scenario():
+        db = make_engine(sqlite_url)
+        try:
+            ids = await _rooms(db, 8)
+            committer = Committer(db, LocalFanout())
+            writer = committer._sqlite.writer
+            assert writer.connection().execute("PRAGMA wal_autocheckpoint").fetchone() == (0,)
+            threads: list[int] = []
+            checkpoint = writer._checkpoint
+            writer._checkpoint = lambda: (threads.append(threading.get_ident()), checkpoint())
+            at = datetime(2026, 1, 1)
+            for version in range(CHECKPOINT_EVERY // len(ids) + 1):
+                assert await asyncio.gather(*(committer.commit(pending(i, version, at)) for i in ids)) == [True] * 8
+            await writer._checkpointing
+            assert len(threads) == 1 and threads[0] != threading.get_ident()
+            (busy, wal_pages, copied), = writer.checkpoints
+            assert busy == 0 and wal_pages > 0 and copied > 0
+            with pytest.raises(sqlite3.ProgrammingError):  # check_same_thread
+                await asyncio.to_thread(writer.db.execute, "SELECT 1")
+            await committer.close()
+            assert writer.db is None
+        finally:
+            await db.dispose()
+
+    asyncio.run(scenario())
+
+
+def test_only_a_plain_database_file_gets_a_writer_of_its_own(tmp_path):
+    """In memory or behind a `file:` URI a second connection would see another database: no
+    writer there (every batch goes the pool's way)."""
+    async def files():
+        out = []
+        for url in (f"sqlite+aiosqlite:///{tmp_path / 'x.db'}", "sqlite+aiosqlite://",
+                    "sqlite+aiosqlite:///:memory:", f"sqlite+aiosqlite:///file:{tmp_path / 'y.db'}?uri=true"):
+            db = make_engine(url)
+            out.append(sqlite_file(db))
+            await db.dispose()
+        return out
+    assert asyncio.run(files()) == [str(tmp_path / "x.db"), None, None, None]
