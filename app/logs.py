@@ -3,12 +3,12 @@
 Every line has ``ts`` (UTC, ISO 8601 with milliseconds), ``level``, ``logger`` and ``msg``, plus
 the fields of the event::
 
-    {"ts": "2025-01-01T12:00:00.123Z", "level": "info", "logger": "osaka.access", "msg": "http",
-     "method": "POST", "path": "/api/rooms", "status": 201, "ms": 4.1, "client": "203.0.113.9"}
-    {"ts": ..., "logger": "osaka.access", "msg": "ws", "path": "/ws/rooms/7KQ2M9XR4T",
-     "accepted": true, "close_code": 1000, "ms": 61234.5, "client": "203.0.113.9"}
-    {"ts": ..., "logger": "osaka.live", "msg": "action", "room": "7KQ2M9XR4T", "seat": 1,
-     "action": "buy", "version": 17, "outcome": "applied", "by": "player"}
+    {"ts":"2025-01-01T12:00:00.123Z","level":"info","logger":"osaka.access","msg":"http",
+     "method":"POST","path":"/api/rooms","status":201,"ms":4.1,"client":"203.0.113.9"}
+    {"ts":...,"logger":"osaka.access","msg":"ws","path":"/ws/rooms/7KQ2M9XR4T",
+     "accepted":true,"close_code":1000,"ms":61234.5,"client":"203.0.113.9"}
+    {"ts":...,"logger":"osaka.live","msg":"action","room":"7KQ2M9XR4T","seat":1,
+     "action":"buy","version":17,"outcome":"applied","by":"player"}
 
 What is never logged: seat tokens, the Authorization and Cookie headers, query strings, action
 payloads (cards of a hand, payments) — an action line carries its type and outcome code only.
@@ -23,8 +23,9 @@ import logging
 import re
 import sys
 import time
-from datetime import datetime, timezone
 from typing import Any
+
+import orjson
 
 access_log = logging.getLogger("osaka.access")
 
@@ -36,12 +37,28 @@ _ACTION_KIND = re.compile(r"[a-z_]{1,32}")
 
 
 class JsonFormatter(logging.Formatter):
-    """Formats a record as one JSON line; the record's `fields` (dict, via `extra`) are merged in."""
+    """Formats a record as one JSON line; the record's `fields` (dict, via `extra`) are merged in.
+
+    The line is orjson's compact JSON (a log line per action: ~1 µs instead of `json.dumps`'s
+    ~3), or `json.dumps`'s for what orjson refuses (an integer over 64 bits, a lone surrogate);
+    a datetime is written in ISO 8601, anything else that is not JSON as its `str()`."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._second = -1        # the whole second of the last timestamp made
+        self._second_text = ""   # ... as "YYYY-MM-DDTHH:MM:SS" (UTC)
+
+    def timestamp(self, created: float) -> str:
+        """`created` (seconds since the epoch) as ISO 8601 UTC with milliseconds, "…T12:00:00.123Z"
+        (the date and time of a second are made once per second)."""
+        second, micro = divmod(round(created * 1_000_000), 1_000_000)
+        if second != self._second:
+            self._second, self._second_text = second, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second))
+        return f"{self._second_text}.{micro // 1000:03d}Z"
 
     def format(self, record: logging.LogRecord) -> str:
         out: dict[str, Any] = {
-            "ts": datetime.fromtimestamp(record.created, timezone.utc).isoformat(timespec="milliseconds")
-                  .replace("+00:00", "Z"),
+            "ts": self.timestamp(record.created),
             "level": record.levelname.lower(),
             "logger": record.name,
             "msg": record.getMessage(),
@@ -51,7 +68,10 @@ class JsonFormatter(logging.Formatter):
             out.update(fields)
         if record.exc_info:
             out["exc"] = self.formatException(record.exc_info)
-        return json.dumps(out, ensure_ascii=False, default=str)
+        try:
+            return orjson.dumps(out, default=str, option=orjson.OPT_NON_STR_KEYS).decode()
+        except TypeError:  # orjson.JSONEncodeError
+            return json.dumps(out, ensure_ascii=False, default=str)
 
 
 class _UvicornWebSocketFilter(logging.Filter):
