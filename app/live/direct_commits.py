@@ -31,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import operator
 import sqlite3
 from dataclasses import dataclass, field
 from typing import Any
@@ -183,7 +184,7 @@ class SqliteWriter:
             self.db = db
         return self.db
 
-    def store(self, bump_sql: str, bumps: list[tuple], add_sql: str, adds: list[tuple]) -> bool | object:
+    def store(self, bump_sql: str, bumps: list[list], add_sql: str, adds: list[list]) -> bool | object:
         """`_store_batch` on the writer's connection, on the loop's thread → True, False, or
         BUSY (nothing stored: the write lock is held elsewhere, or there is no connection)."""
         db = self.connection()
@@ -305,15 +306,25 @@ class _DriverStatement:
         self.sql = str(compiled)
         self.names = list(compiled.positiontup)
         self.procs = [compiled.binds[n].type.dialect_impl(dialect).bind_processor(dialect) for n in self.names]
+        # a row's parameters in order, as a tuple (itemgetter of one name gives the value alone)
+        getter = operator.itemgetter(*self.names)
+        self._values = getter if len(self.names) > 1 else (lambda p: (getter(p),))
+        self._processed = [(i, proc) for i, proc in enumerate(self.procs) if proc is not None]
 
-    def rows(self, params: list[dict]) -> list[tuple]:
-        """Positional parameter tuples for `executemany`."""
-        named = list(zip(self.names, self.procs))
-        return [tuple(v if proc is None else proc(v) for n, proc in named for v in (p[n],)) for p in params]
+    def rows(self, params: list[dict]) -> list[list]:
+        """Positional parameter rows for `executemany` (KeyError for a missing parameter)."""
+        values, processed = self._values, self._processed
+        out: list[list] = []
+        for p in params:
+            row = list(values(p))
+            for i, proc in processed:
+                row[i] = proc(row[i])
+            out.append(row)
+        return out
 
 
-def _store_batch(db: sqlite3.Connection, bump_sql: str, bumps: list[tuple], add_sql: str,
-                 adds: list[tuple]) -> bool | object:
+def _store_batch(db: sqlite3.Connection, bump_sql: str, bumps: list[list], add_sql: str,
+                 adds: list[list]) -> bool | object:
     """BEGIN IMMEDIATE (waiting up to `db`'s busy timeout for a lock held elsewhere), the
     version moves, the action rows, COMMIT. True when committed; BUSY (nothing stored) when the
     lock could not be had in time; False, rolled back, when a version check failed or SQLite
