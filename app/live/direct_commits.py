@@ -9,9 +9,10 @@ COMMIT (`_store_batch`). It runs on the event loop's thread, on a sqlite3 connec
 writer's own (`SqliteWriter`), which never waits: its busy timeout is 0, so when another
 connection holds the write lock (a session of the pool, an `osaka` command) the batch goes the
 pool's way instead: the same statements on the pool's one connection in ONE hand-off to
-aiosqlite's thread, where the busy timeout waits off the loop. Without the hand-off a batch
-of one action costs about 0.1 ms less of the server's CPU (the thread's wake-up and its GIL
-round trip; docs/performance.md), and SQLite's own work for it is ~20 µs. The writer's
+aiosqlite's thread, where the busy timeout waits off the loop. Without the hand-off and the
+pool's checkout a batch of one action costs about 0.15 ms less of the server's CPU (the
+thread's wake-ups and its GIL round trips; docs/performance.md), and SQLite's own work for it
+is ~20 µs. The writer's
 connection checkpoints nothing itself (`wal_autocheckpoint=0`, so no fsync ever runs on the
 loop): every `CHECKPOINT_EVERY` actions it stores, a passive checkpoint runs in a worker
 thread on a connection of its own. Anything unusual (a lost version check, an error) rolls back
@@ -158,7 +159,8 @@ class SqliteWriter:
     def __init__(self, path: str | None):
         self.path = path
         self.db: sqlite3.Connection | None = None
-        self.checkpoints: list[tuple[int, int, int]] = []  # PRAGMA wal_checkpoint's answers
+        self.checkpoints = 0  # checkpoints done, and PRAGMA wal_checkpoint's answer to the last:
+        self.last_checkpoint: tuple[int, int, int] | None = None  # (busy, WAL pages, pages copied)
         self._usable = path is not None
         self._since_checkpoint = 0
         self._checkpointing: asyncio.Task | None = None
@@ -206,7 +208,8 @@ class SqliteWriter:
         try:
             if self._checkpoint_db is None:
                 self._checkpoint_db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-            self.checkpoints.append(self._checkpoint_db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone())
+            self.last_checkpoint = self._checkpoint_db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+            self.checkpoints += 1
         except sqlite3.Error:
             log.warning("a checkpoint of the SQLite database failed", exc_info=True)
 

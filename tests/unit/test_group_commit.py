@@ -227,7 +227,8 @@ def test_the_writer_checkpoints_in_a_worker_thread_and_stays_on_the_loops_thread
                 assert await asyncio.gather(*(committer.commit(pending(i, version, at)) for i in ids)) == [True] * 8
             await writer._checkpointing
             assert len(threads) == 1 and threads[0] != threading.get_ident()
-            (busy, wal_pages, copied), = writer.checkpoints
+            assert writer.checkpoints == 1
+            busy, wal_pages, copied = writer.last_checkpoint
             assert busy == 0 and wal_pages > 0 and copied > 0
             with pytest.raises(sqlite3.ProgrammingError):  # check_same_thread
                 await asyncio.to_thread(writer.db.execute, "SELECT 1")
