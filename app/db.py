@@ -37,6 +37,8 @@ def make_engine(url: str) -> AsyncEngine:
             # time anyway; with several connections the losers poll SQLite's busy handler, which
             # sleeps 1..100 ms between tries (seconds of tail latency under load, see
             # docs/performance.md). The pool's FIFO queue hands the connection over at once.
+            # (The group commit has a connection of its own that never waits for a lock:
+            # app/live/direct_commits.py, SqliteWriter.)
             kwargs.update(pool_size=1, max_overflow=0, pool_timeout=SQLITE_BUSY_TIMEOUT_MS / 1000)
         # No ROLLBACK for a connection that comes back without a transaction open (the
         # group commit's, every committed session's): the reset event below rolls back only
