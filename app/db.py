@@ -14,6 +14,10 @@ from sqlalchemy import event, exc, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
+#: The WAL file is cut back to this size when it starts over after a checkpoint (it grows past
+#: it while a long read, a backup, say, keeps the pages from being checkpointed).
+#: https://www.sqlite.org/pragma.html#pragma_journal_size_limit
+SQLITE_WAL_LIMIT_BYTES = 64 * 2 ** 20
 RETRY_AFTER_S = 5  # `Retry-After` of a 503 `unavailable` (the database cannot be reached)
 
 
@@ -55,6 +59,7 @@ def make_engine(url: str) -> AsyncEngine:
             cur.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
             cur.execute("PRAGMA foreign_keys=ON")
             cur.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL survives a killed process
+            cur.execute(f"PRAGMA journal_size_limit={SQLITE_WAL_LIMIT_BYTES}")
             cur.close()
             # Let SQLAlchemy, not the driver, delimit transactions: every session is exactly
             # one BEGIN IMMEDIATE ... COMMIT/ROLLBACK: no read snapshot outlives its session, and

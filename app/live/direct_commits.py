@@ -41,7 +41,7 @@ from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.util import greenlet_spawn
 
-from ..db import json_text
+from ..db import SQLITE_WAL_LIMIT_BYTES, json_text
 from ..models import ActionRow
 from .fanout import BUMP_VERSION, Fanout
 from .pg_fanout import CHANNEL
@@ -178,7 +178,8 @@ class SqliteWriter:
                     self._usable = False  # app/db.py sets WAL on every connection of the pool
                     db.close()
                     return None
-                for pragma in ("foreign_keys=ON", "synchronous=NORMAL", "wal_autocheckpoint=0"):
+                for pragma in ("foreign_keys=ON", "synchronous=NORMAL", "wal_autocheckpoint=0",
+                               f"journal_size_limit={SQLITE_WAL_LIMIT_BYTES}"):
                     db.execute(f"PRAGMA {pragma}")  # as app/db.py, but no checkpoint on the loop
             except sqlite3.Error:
                 db.close()
@@ -331,7 +332,9 @@ def _store_batch(db: sqlite3.Connection, bump_sql: str, bumps: list[list], add_s
     """BEGIN IMMEDIATE (waiting up to `db`'s busy timeout for a lock held elsewhere), the
     version moves, the action rows, COMMIT. True when committed; BUSY (nothing stored) when the
     lock could not be had in time; False, rolled back, when a version check failed or SQLite
-    raised anything else (the caller then goes the SQLAlchemy way, which raises what it must)."""
+    raised anything else (the caller then goes the SQLAlchemy way, which raises what it must).
+    Whatever else is raised (a parameter sqlite3 cannot bind, say) is raised after the ROLLBACK:
+    `db` never keeps a transaction, and with it the database's write lock, open."""
     try:
         db.execute("BEGIN IMMEDIATE")
     except sqlite3.Error as exc:
@@ -344,7 +347,10 @@ def _store_batch(db: sqlite3.Connection, bump_sql: str, bumps: list[list], add_s
         db.executemany(add_sql, adds)
         db.execute("COMMIT")
         return True
-    except sqlite3.Error:
-        with contextlib.suppress(sqlite3.Error):
-            db.execute("ROLLBACK")
-        return False
+    except BaseException as exc:
+        if db.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                db.execute("ROLLBACK")
+        if isinstance(exc, sqlite3.Error):
+            return False
+        raise

@@ -30,11 +30,14 @@ CLOSE_TIMEOUT_S = 5.0
 def dumps(msg: dict[str, Any]) -> str:
     """Serialize one outgoing message (compact JSON text, UTF-8, integer keys as strings: the
     same text as `json.dumps(msg, separators=(",", ":"), ensure_ascii=False)`, ~5x faster;
-    https://github.com/ijl/orjson)."""
+    https://github.com/ijl/orjson). What orjson refuses (a lone surrogate, as in an `id` echoed
+    from a client's `"\\ud800"`; an integer over 64 bits) is written by `json.dumps` with
+    non-ASCII characters escaped: the same JSON value, and text a WebSocket frame can carry
+    (UTF-8 has no encoding for a lone surrogate, so the frame could not be sent at all)."""
     try:
         return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
-    except TypeError:  # orjson.JSONEncodeError (e.g. a lone surrogate): exactly as before
-        return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
+    except TypeError:  # orjson.JSONEncodeError
+        return json.dumps(msg, separators=(",", ":"))
 
 
 class Connection:

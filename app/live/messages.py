@@ -53,7 +53,7 @@ def parse_client_message(text: str) -> dict:
     if kind != "act":
         raise BadMessage("Unknown message type.", msg_id)
     version, action = msg.get("version"), msg.get("action")
-    if not isinstance(msg_id, str) or not 1 <= len(msg_id) <= MAX_ACTION_ID:
+    if not isinstance(msg_id, str) or not 1 <= len(msg_id) <= MAX_ACTION_ID or not _unicode_text(msg_id):
         raise BadMessage(f"`id` is a string of 1 to {MAX_ACTION_ID} characters.", msg_id)
     if msg_id.startswith(BOT_ID_PREFIX):
         raise BadMessage(f"Ids starting with `{BOT_ID_PREFIX}` are reserved for computer players.", msg_id)
@@ -62,6 +62,16 @@ def parse_client_message(text: str) -> dict:
     if not isinstance(action, dict):
         raise BadMessage("`action` is a JSON object.", msg_id)
     return msg
+
+
+def _unicode_text(value: str) -> bool:
+    """True unless `value` holds a lone surrogate (a JSON escape such as `\\ud800` decodes to
+    one): such text cannot be stored (UTF-8 has no encoding for it), so it never gets that far."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def message_id(text: str | None) -> str | None:

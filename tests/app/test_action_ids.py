@@ -1,6 +1,7 @@
 """Action ids are per seat: a player cannot plant ids that make another seat's (or a computer
 player's) actions come back as duplicates; ids in the computer players' `bot:` prefix are
-refused; a seat reusing its own id gets the current state and nothing is applied."""
+refused, and so are ids that are not Unicode text; a seat reusing its own id gets the current
+state and nothing is applied."""
 from __future__ import annotations
 
 import asyncio
@@ -71,6 +72,36 @@ def test_client_ids_in_the_bot_prefix_are_refused(server):
 
     asyncio.run(scenario())
     assert _version(server, code) == 0
+
+
+def test_an_id_that_is_not_unicode_text_is_refused_and_the_game_goes_on(server):
+    """An `id` whose JSON escape decodes to a lone surrogate (`"\\ud800"`) cannot be stored
+    (UTF-8 has no encoding for it): it is refused as `bad_message` before anything is stored,
+    and the same move with a proper id is then applied at once (a stored-and-failed batch once
+    left SQLite's write lock held: every later write waited 30 s and failed)."""
+    code, tokens = new_game(server.base_url, 2)
+
+    async def scenario():
+        clients = [await Client.open(server.ws_url, code, t, seat=i) for i, t in enumerate(tokens)]
+        st = await clients[0].state(0)
+        actor = clients[st["view"]["to_act"]]
+        action = pick_action((await actor.state(0))["view"], random.Random(3))
+        for bad in ("\ud800", "a\udfffb", "\udc80" * 3):
+            mark = len(actor.msgs)
+            await actor.act(0, action, action_id=bad)
+            err = await actor.wait(lambda m: m["type"] == "error", start=mark)
+            assert err["code"] == "bad_message" and err["id"] == bad, err
+        mark = len(actor.msgs)
+        await actor.act(0, action, action_id="fine-id")
+        reply = await asyncio.wait_for(actor.wait(lambda m: m["type"] in ("event", "error"), start=mark), 5)
+        assert reply["type"] == "event" and reply["version"] == 1, reply
+        for c in clients:
+            await c.close()
+
+    asyncio.run(scenario())
+    assert _version(server, code) == 1
+    created = httpx.post(f"{server.base_url}/api/rooms", json={"name": "Ann", "public": False}, timeout=5)
+    assert created.status_code == 201, created.text
 
 
 def test_a_player_cannot_freeze_a_computer_player(server_factory):

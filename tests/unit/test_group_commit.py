@@ -15,7 +15,7 @@ import pytest
 
 from sqlalchemy import insert, select, text
 
-from app.db import make_engine
+from app.db import SQLITE_WAL_LIMIT_BYTES, make_engine
 from app.live.commits import Committer
 from app.live.direct_commits import CHECKPOINT_EVERY, sqlite_file
 from app.live.fanout import LocalFanout
@@ -219,6 +219,10 @@ def test_the_writer_checkpoints_in_a_worker_thread_and_stays_on_the_loops_thread
             committer = Committer(db, LocalFanout())
             writer = committer._sqlite.writer
             assert writer.connection().execute("PRAGMA wal_autocheckpoint").fetchone() == (0,)
+            # the WAL is cut back after it starts over, on this connection as on the pool's
+            limit = writer.db.execute("PRAGMA journal_size_limit").fetchone()[0]
+            async with db.connect() as conn:
+                assert limit == SQLITE_WAL_LIMIT_BYTES == await conn.scalar(text("PRAGMA journal_size_limit"))
             threads: list[int] = []
             checkpoint = writer._checkpoint
             writer._checkpoint = lambda: (threads.append(threading.get_ident()), checkpoint())
@@ -234,6 +238,37 @@ def test_the_writer_checkpoints_in_a_worker_thread_and_stays_on_the_loops_thread
                 await asyncio.to_thread(writer.db.execute, "SELECT 1")
             await committer.close()
             assert writer.db is None
+        finally:
+            await db.dispose()
+
+    asyncio.run(scenario())
+
+
+def test_a_batch_that_sqlite3_cannot_bind_leaves_no_transaction_open(sqlite_url):
+    """A parameter sqlite3 refuses (text with a lone surrogate: not UTF-8) raises for the
+    batch's callers, and the writer's transaction is rolled back: the lock is free at once and
+    the next batch is stored on the writer's connection (this once locked the database until
+    the server was restarted)."""
+    path = sqlite_url.split("///", 1)[1]
+
+    async def scenario():
+        db = make_engine(sqlite_url)
+        try:
+            (room,) = await _rooms(db, 1)
+            committer = Committer(db, LocalFanout())
+            at = datetime(2026, 1, 1)
+            with pytest.raises(UnicodeEncodeError):
+                await committer.commit(pending(room, 0, at, action_id="\ud800"))
+            assert not committer._sqlite.writer.db.in_transaction
+            other = sqlite3.connect(path, isolation_level=None, timeout=0)
+            other.execute("BEGIN IMMEDIATE")  # free at once
+            other.execute("ROLLBACK")
+            other.close()
+            assert await asyncio.wait_for(committer.commit(pending(room, 0, at)), 2) is True
+            await committer.close()
+            async with db.connect() as conn:
+                assert await conn.scalar(select(Room.version).where(Room.id == room)) == 1
+                assert (await conn.scalars(select(ActionRow.action_id))).all() == ["a0"]
         finally:
             await db.dispose()
 
