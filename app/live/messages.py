@@ -54,7 +54,7 @@ def parse_client_message(text: str) -> dict:
         raise BadMessage("Unknown message type.", msg_id)
     version, action = msg.get("version"), msg.get("action")
     if not isinstance(msg_id, str) or not 1 <= len(msg_id) <= MAX_ACTION_ID or not _unicode_text(msg_id):
-        raise BadMessage(f"`id` is a string of 1 to {MAX_ACTION_ID} characters.", msg_id)
+        raise BadMessage(f"`id` is a string of 1 to {MAX_ACTION_ID} characters of Unicode text.", msg_id)
     if msg_id.startswith(BOT_ID_PREFIX):
         raise BadMessage(f"Ids starting with `{BOT_ID_PREFIX}` are reserved for computer players.", msg_id)
     if not isinstance(version, int) or isinstance(version, bool) or version < 0:
