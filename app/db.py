@@ -18,6 +18,10 @@ SQLITE_BUSY_TIMEOUT_MS = 30_000
 #: it while a long read, a backup, say, keeps the pages from being checkpointed).
 #: https://www.sqlite.org/pragma.html#pragma_journal_size_limit
 SQLITE_WAL_LIMIT_BYTES = 64 * 2 ** 20
+#: What every connection to a SQLite file sets (the pool's, below, and the group commit's own,
+#: app/live/direct_commits.py): foreign keys on; WAL + NORMAL survives a killed process; the WAL
+#: size limit above. https://www.sqlite.org/pragma.html
+SQLITE_PRAGMAS = ("foreign_keys=ON", "synchronous=NORMAL", f"journal_size_limit={SQLITE_WAL_LIMIT_BYTES}")
 RETRY_AFTER_S = 5  # `Retry-After` of a 503 `unavailable` (the database cannot be reached)
 
 
@@ -57,9 +61,8 @@ def make_engine(url: str) -> AsyncEngine:
             cur = dbapi_conn.cursor()
             cur.execute("PRAGMA journal_mode=WAL")
             cur.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
-            cur.execute("PRAGMA foreign_keys=ON")
-            cur.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL survives a killed process
-            cur.execute(f"PRAGMA journal_size_limit={SQLITE_WAL_LIMIT_BYTES}")
+            for pragma in SQLITE_PRAGMAS:
+                cur.execute(f"PRAGMA {pragma}")
             cur.close()
             # Let SQLAlchemy, not the driver, delimit transactions: every session is exactly
             # one BEGIN IMMEDIATE ... COMMIT/ROLLBACK: no read snapshot outlives its session, and

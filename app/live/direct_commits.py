@@ -41,7 +41,7 @@ from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.util import greenlet_spawn
 
-from ..db import SQLITE_WAL_LIMIT_BYTES, json_text
+from ..db import SQLITE_PRAGMAS, json_text
 from ..models import ActionRow
 from .fanout import BUMP_VERSION, Fanout
 from .pg_fanout import CHANNEL
@@ -178,9 +178,8 @@ class SqliteWriter:
                     self._usable = False  # app/db.py sets WAL on every connection of the pool
                     db.close()
                     return None
-                for pragma in ("foreign_keys=ON", "synchronous=NORMAL", "wal_autocheckpoint=0",
-                               f"journal_size_limit={SQLITE_WAL_LIMIT_BYTES}"):
-                    db.execute(f"PRAGMA {pragma}")  # as app/db.py, but no checkpoint on the loop
+                for pragma in (*SQLITE_PRAGMAS, "wal_autocheckpoint=0"):  # the pool's, but no checkpoint on the loop
+                    db.execute(f"PRAGMA {pragma}")
             except sqlite3.Error:
                 db.close()
                 return None
@@ -308,12 +307,12 @@ class _DriverStatement:
     def __init__(self, stmt: Any, dialect: Any, column_keys: list[str] | None):
         compiled = stmt.compile(dialect=dialect, column_keys=column_keys)
         self.sql = str(compiled)
-        self.names = list(compiled.positiontup)
-        self.procs = [compiled.binds[n].type.dialect_impl(dialect).bind_processor(dialect) for n in self.names]
+        names = list(compiled.positiontup)
+        procs = [compiled.binds[n].type.dialect_impl(dialect).bind_processor(dialect) for n in names]
         # a row's parameters in order, as a tuple (itemgetter of one name gives the value alone)
-        getter = operator.itemgetter(*self.names)
-        self._values = getter if len(self.names) > 1 else (lambda p: (getter(p),))
-        self._processed = [(i, proc) for i, proc in enumerate(self.procs) if proc is not None]
+        getter = operator.itemgetter(*names)
+        self._values = getter if len(names) > 1 else (lambda p: (getter(p),))
+        self._processed = [(i, proc) for i, proc in enumerate(procs) if proc is not None]
 
     def rows(self, params: list[dict]) -> list[list]:
         """Positional parameter rows for `executemany` (KeyError for a missing parameter)."""
