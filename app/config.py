@@ -63,10 +63,11 @@ class Settings(BaseSettings):
     # abuse limits per client address (app/ratelimit.py; `limits` notation, "off" = none)
     room_create_limit: str = "10/minute;60/hour"  # rooms created
     room_join_limit: str = "60/minute;600/hour"   # join requests
+    room_lookup_limit: str = "30/minute;300/hour"  # lookups of codes of no room (404): more get 429 for every code
     rooms_per_address: int = Field(20, ge=0)      # waiting rooms one address may hold (0 = no cap)
     lobby_rooms_per_address: int = Field(5, ge=0)  # rooms of one address listed in the lobby (0 = no cap)
 
-    @field_validator("room_create_limit", "room_join_limit", "connect_seat_limit", "connect_address_limit",
+    @field_validator("room_create_limit", "room_join_limit", "room_lookup_limit", "connect_seat_limit", "connect_address_limit",
                      "chat_limit")
     @classmethod
     def _rate(cls, value: str) -> str:

@@ -99,7 +99,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="Traders of Osaka", version="0.1.0", lifespan=lifespan,
                   description="Rooms and live games of Traders of Osaka. Protocol: docs/protocol.md.")
     app.state.settings = settings
-    app.state.limiter = Limiter({"create": settings.room_create_limit, "join": settings.room_join_limit})
+    app.state.limiter = Limiter({"create": settings.room_create_limit, "join": settings.room_join_limit,
+                                  "lookup": settings.room_lookup_limit})
     app.state.live = live
     app.state.db_engine = db_engine
     app.state.migration_heads = script_heads()

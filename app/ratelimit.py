@@ -93,6 +93,15 @@ class Limiter:
                 raise RateLimited(f"Too many requests from your address; try again in {max(1, wait)} s.",
                                   wait)
 
+    def check(self, name: str, host: str | None) -> None:
+        """Raise RateLimited while `host` is at one of `name`'s limits; counts nothing (with
+        `allow`, for limits that count only some outcomes, e.g. lookups of unknown codes)."""
+        key = address_key(host)
+        items = self._rules.get(name) or []
+        if not all(self._limiter.test(item, name, key) for item in items):
+            wait = self.retry_after_s(name, key)
+            raise RateLimited(f"Too many requests from your address; try again in {wait} s.", wait)
+
     def retry_after_s(self, name: str, key: str) -> int:
         """Whole seconds (≥ 1) until `key` may do `name` again, after `allow` said no."""
         wait = 1

@@ -139,12 +139,16 @@ class Actions:
             # Hot path (docs/performance.md): no read at all when the table is in play and knows
             # its computer players: the version check in the commit is what guarantees that the
             # table was current (a table behind the database loses it: `_lost_race` catches up).
-            if table.state is None or table.bot_levels is None or attempt.timed_out:
+            if table.state is None or not table.seats_known() or attempt.timed_out:
                 room = await held.read_room()   # with its seats; catches the table up
                 if room is None:
                     return attempt.refuse("room_not_found", "The room is gone.")
                 if room.seed is None:
                     return attempt.refuse("game_not_started", "The game has not started yet.")
+            # A person's frame counts only while its connection holds the seat now (the seats
+            # as read under this lock: a seat that changed hands was taken from it already).
+            if attempt.reply is not None and not attempt.reply.holds(seat, table.holders):
+                return attempt.refuse("not_seated", "This connection does not hold that seat (any more).")
             if (seat, action_id) in table.action_ids:
                 return self._duplicate(attempt, table)
             if version != table.version:
@@ -200,7 +204,8 @@ class Actions:
         if not await R.seat_to_timeout_bot(held.session, held.table.room_id, seat, TIMEOUT_LEVEL):
             return None
         await held.session.commit()
-        held.table.bot_levels = {**(held.table.bot_levels or {}), seat: TIMEOUT_LEVEL}
+        if held.table.bot_levels is not None:
+            held.table.bot_levels = {**held.table.bot_levels, seat: TIMEOUT_LEVEL}
         log_event(log, "handover", room=held.table.code, seat=seat, by="timeout")
         return RoomChanged(held.table.code, "playing", bool(room is not None and room.public))
 

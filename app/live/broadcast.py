@@ -61,6 +61,35 @@ class Broadcaster:
         for conn in self.hub.of(room.code):
             conn.send({"type": "room", "room": {**base, "you": conn.seat, "url": R.room_url(room.code, conn.root)}})
 
+    # ---------------------------------------------------------- seat rights
+    def unseat_stale(self, table: Table, room: Room | None = None) -> list[int]:
+        """The one step that ends a seat's rights on this process's connections, run whenever
+        the room's seats were just read under its lock (`Held.read_room`, `Held.know_seats`,
+        `Tables._announce`; a change made in another process arrives that way too, through
+        `RemoteChanges.on_change`): every connection whose seat is no longer held by the token
+        it connected with (`table.holders`: a person left, a seat was freed and taken by
+        someone else, a token replaced) becomes a spectator's at once and is sent, in this
+        order, `{"type": "seat_lost", "seat": n}`, the room summary with `you: null` (when
+        `room`, read with its seats, is given), and a spectator's history and state. Nothing
+        of that seat's hand or VPs reaches it afterwards: every later frame is built for its
+        new seat, None (docs/protocol.md "Who holds a seat"). → the seats that lost a
+        connection here (for `PresenceChanged`)."""
+        holders = table.holders
+        if holders is None:
+            return []
+        lost: list[int] = []
+        for conn in self.hub.of(table.code):
+            if conn.seat is None or conn.holds(conn.seat, holders):
+                continue
+            seat = self.hub.unseat(conn)
+            lost.append(seat)
+            conn.send({"type": "seat_lost", "seat": seat})
+            if room is not None:
+                conn.send({"type": "room", "room": {**self.summary(room, None), "you": None,
+                                                    "url": R.room_url(room.code, conn.root)}})
+            self.send_sync(conn, table)
+        return lost
+
     # ----------------------------------------------------------------- game
     def send_sync(self, conn: Connection, table: Table) -> None:
         """History, then state, to one connection (on connect, and when a game starts)."""

@@ -25,7 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from ..config import Settings
 from ..errors import ApiError
 from ..models import ChatMessage, Room, Seat, utcnow
-from ..names import check_name
+from ..names import INVISIBLE, check_name
 from ..ratelimit import Limiter, address_key
 from ..rooms import iso
 from ..schemas import clean_name
@@ -47,13 +47,14 @@ _OPEN = select(_ROOM.c.chat_spectators).where(_ROOM.c.id == bindparam("room_id")
 
 def clean_text(text: object) -> str:
     """A chat text: NFC, trimmed, 1 to MAX_CHARS characters, no control/format characters.
-    Raises ValueError with the error code (`chat_empty`, `chat_too_long`, `chat_bad_char` for a
+    Raises ValueError with the error code (`chat_empty`, also for a text made only of invisible
+    fillers, app/names.py INVISIBLE, as a name is blank; `chat_too_long`, `chat_bad_char` for a
     control, format or invisible character, `bad_message` for a text that is no string)."""
     if not isinstance(text, str):
         raise ValueError("bad_message")
     text = unicodedata.normalize("NFC", text).strip()
-    if not text or all(unicodedata.category(c) in _BAD or c.isspace() for c in text):
-        raise ValueError("chat_empty")
+    if not text or all(unicodedata.category(c) in _BAD or c.isspace() or ord(c) in INVISIBLE for c in text):
+        raise ValueError("chat_empty")  # nothing that draws: blank, or only fillers such as U+3164, U+2800
     if len(text) > MAX_CHARS:
         raise ValueError("chat_too_long")
     if any(unicodedata.category(c) in _BAD for c in text):
@@ -105,9 +106,12 @@ class Chat:
                     except (ValueError, ApiError):
                         return conn.send(error_msg("chat_name", "Spectators chat under a name of 1 to 24 "
                                                    "characters unlike a player's or a computer's.", msg.get("id")))
-                else:
+                else:  # only while this connection's token holds the seat now (in any process)
                     name = await held.session.scalar(select(Seat.name).where(
-                        Seat.room_id == room_id, Seat.seat == conn.seat))
+                        Seat.room_id == room_id, Seat.seat == conn.seat, Seat.token_hash == conn.holder))
+                    if name is None:
+                        return conn.send(error_msg("not_seated", "This connection does not hold that seat (any more).",
+                                                   msg.get("id")))
                 if not self.limiter.allow("chat", key):  # only messages that would be stored count
                     wait = self.limiter.retry_after_s("chat", key)
                     return conn.send({**error_msg("rate_limited", f"Too many messages; wait {wait} s.", msg.get("id")),

@@ -41,13 +41,20 @@ def dumps(msg: dict[str, Any]) -> str:
 
 
 class Connection:
-    """One accepted WebSocket with its seat (None for a spectator or the lobby feed)."""
+    """One accepted WebSocket with its seat (None for a spectator or the lobby feed).
+
+    `seat` and `holder` (the token hash the socket connected with) are the seat's rights as
+    this process last knew them: a seat that changes hands takes them away at once
+    (`Hub.unseat`, called by `Broadcaster.unseat_stale` whenever a room's seats are read under
+    its lock), and every frame that needs a seat is checked against the seat as it is then
+    (`holds`; docs/protocol.md "Who holds a seat")."""
 
     def __init__(self, ws: WebSocket, *, room: str | None, seat: int | None, queue_size: int,
-                 flood_rate: float, flood_burst: int):
+                 flood_rate: float, flood_burst: int, holder: str | None = None):
         self.ws = ws
         self.room = room
         self.seat = seat
+        self.holder = holder if seat is not None else None
         self.root = root_of(getattr(ws, "scope", {}))  # the URL prefix it came under (app/prefix.py)
         self.closed = False
         self.closing = False  # set when the connection must be closed after a flush
@@ -80,6 +87,13 @@ class Connection:
             self.drop(1013, "too slow")
             if self.on_drop is not None:
                 self.on_drop(self)
+
+    def holds(self, seat: int, holders: dict[int, str] | None) -> bool:
+        """True when this connection may act for `seat` now: it connected with the token of
+        the person who holds that seat in `holders` (`Table.holders`, read under the room's
+        lock; None = not known, which holds nothing)."""
+        return (self.seat == seat and self.holder is not None and holders is not None
+                and holders.get(seat) == self.holder)
 
     def allow(self) -> bool:
         """Token bucket for incoming messages: False when the client floods."""
@@ -162,6 +176,18 @@ class Hub:
                 del self.rooms[conn.room]
         if conn.seat is not None and not any(c.seat == conn.seat for c in self.of(conn.room)):
             self.seat_left[(conn.room, conn.seat)] = time.monotonic()
+
+    def unseat(self, conn: Connection) -> int | None:
+        """`conn` no longer holds its seat (the seat changed hands): from now on it is a
+        spectator's connection; a seat left without a connection here starts its offline time.
+        → the seat it held (None if it held none)."""
+        seat = conn.seat
+        if seat is None:
+            return None
+        conn.seat, conn.holder = None, None
+        if not any(c.seat == seat for c in self.of(conn.room)):
+            self.seat_left[(conn.room, seat)] = time.monotonic()
+        return seat
 
     def offline_for(self, code: str, seat: int) -> float:
         """Seconds since `seat` of room `code` last had a connection in this process (since

@@ -35,6 +35,11 @@ _SET_ACTIVE_AT = (update(_ROOMS).where(_ROOMS.c.id.in_(unlocked(_ROOMS.c.code ==
                   .values(active_at=bindparam("t")))
 
 
+class SeatChangedHands(Exception):
+    """The seat whose token a connection arrived with changed hands before it was registered
+    (the handshake read the room before taking its lock): refused like an unknown token."""
+
+
 class Presence:
     """Arrivals and departures of room connections in this process."""
 
@@ -52,10 +57,17 @@ class Presence:
         """Under the room lock: a player coming back takes the seat from the computer, the table
         is caught up, the connection registered and sent the room summary, history and state, and
         the chat's latest messages.
-        False (nothing registered) if the room was deleted meanwhile."""
+        False (nothing registered) if the room was deleted meanwhile; raises `SeatChangedHands`
+        (nothing registered) when `conn`'s token no longer holds its seat."""
         took_back = seat is not None and seat.bot_level is not None and seat.token_hash is not None
         code = room.code
         async with self.tables.hold(table) as held:
+            if conn.seat is not None:  # the handshake read the seat before this lock: is it still this token's?
+                await held.know_seats()
+                if not conn.holds(conn.seat, table.holders):
+                    if (await held.session.execute(_ROOM_NOW, {"room_id": room.id})).first() is None:
+                        return False
+                    raise SeatChangedHands(conn.seat)
             if took_back:  # the player takes the seat back from the computer
                 await R.take_seat_back(held.session, room.id, seat.seat)  # its clock starts again
                 table.forget_seats()

@@ -23,12 +23,15 @@ from .admission import REFUSED_CLOSE_CODE, REFUSED_CODE, Admission
 from .frames import GONE, next_frame
 from .handshake import refuse_socket, same_origin, token_of
 from .hub import Connection, Hub
-from .presence import Presence
+from .presence import Presence, SeatChangedHands
 from .tables import Tables
 
 #: This process's host name (a container's, with several replicas): the `X-Osaka-Instance`
 #: header of every accepted room WebSocket, and `instance` in `/healthz` (docs/protocol.md).
 INSTANCE = socket.gethostname()
+#: The refusal of a token that belongs to no seat of the room (never did, or its seat changed
+#: hands): `error {code: bad_token}`, close 1008 (docs/protocol.md "Who holds a seat").
+BAD_TOKEN = ("bad_token", "This token does not belong to a seat of this room.")
 _INSTANCE_HEADER = [(b"x-osaka-instance", INSTANCE.encode("ascii", "replace"))]
 
 
@@ -87,7 +90,7 @@ class RoomSockets:
                     return await refuse_socket(ws, "bad_origin", "Cross-site connections may not use the seat cookie.")
                 seat = R.seat_of(room, token)
                 if seat is None:
-                    return await refuse_socket(ws, "bad_token", "This token does not belong to a seat of this room.")
+                    return await refuse_socket(ws, *BAD_TOKEN)
             await session.commit()  # nothing is held while the client answers the handshake
         return room, seat
 
@@ -97,6 +100,7 @@ class RoomSockets:
         settings = self.settings
         await ws.accept(headers=_INSTANCE_HEADER)
         conn = Connection(ws, room=room.code, seat=None if seat is None else seat.seat,
+                          holder=None if seat is None else seat.token_hash,
                           queue_size=settings.send_queue_size, flood_rate=settings.flood_rate,
                           flood_burst=settings.flood_burst)
         conn.on_drop = self.presence.dropped
@@ -105,6 +109,9 @@ class RoomSockets:
         arrived = False
         try:
             arrived = await self.presence.arrive(conn, self.tables.of(room), room, seat)
+        except SeatChangedHands:
+            await refuse_socket(ws, *BAD_TOKEN)
+            return None
         finally:
             if not arrived:
                 conn.stop_writer()

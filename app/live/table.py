@@ -43,6 +43,10 @@ class Table:
         # seat → level of the computer players, as last read with the room's seats under the
         # lock (`note_seats`); None = not known here (the action path then reads the room).
         self.bot_levels: dict[int, str] | None = None
+        # seat → token hash of the person who holds it, read with `bot_levels` (None together
+        # with it): a connection may use a seat only while its token is that seat's now
+        # (`Connection.holds`; docs/protocol.md "Who holds a seat").
+        self.holders: dict[int, str] | None = None
         self.actors: list[int] = []          # actors[v - 1] = the seat of action v
         # The turn clock (app/live/timers.py), as last committed: the host's seconds per decision
         # (None = no timer; known with `bot_levels`), when the current decision began, its deadline.
@@ -54,9 +58,15 @@ class Table:
         """Remember which seats are computer players' from `room` read with its seats (under
         the room's lock), and the room's turn timer; `forget_seats` when they may have changed
         without such a read."""
-        self.bot_levels = {s.seat: s.bot_level for s in room.seats if s.bot_level is not None}
-        self.turn_limit_s = room.turn_limit_s
+        self.note_seat_rows(room.seats, room.turn_limit_s)
         self.note_clock(room)
+
+    def note_seat_rows(self, seats: Any, turn_limit_s: int | None) -> None:
+        """Remember the computer players and the holders of the seats from rows with `seat`,
+        `bot_level` and `token_hash` (read under the room's lock), and the turn timer."""
+        self.bot_levels = {s.seat: s.bot_level for s in seats if s.bot_level is not None}
+        self.holders = {s.seat: s.token_hash for s in seats if s.token_hash is not None}
+        self.turn_limit_s = turn_limit_s
 
     def note_clock(self, row: Any) -> None:
         """Take `turn_at` and `deadline_at` from a room row that has them (else keep them)."""
@@ -92,6 +102,12 @@ class Table:
     def forget_seats(self) -> None:
         """The seats may have changed (elsewhere): the next action reads them again."""
         self.bot_levels = None
+        self.holders = None
+
+    def seats_known(self) -> bool:
+        """True when the table knows its seats' computer players and holders (read under the
+        lock since the last `forget_seats`)."""
+        return self.bot_levels is not None and self.holders is not None
 
     async def sync(self, session: AsyncSession, room: Room) -> list[tuple[int, list[dict]]]:
         """Catch up with the database: load the stored snapshot when the game moved on.

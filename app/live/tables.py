@@ -27,12 +27,12 @@ from ..errors import ApiError
 from ..models import Room, Seat
 from ..security import normalize_code
 from .broadcast import Broadcaster
-from .events import Events, RoomChanged
+from .events import Events, PresenceChanged, RoomChanged
 from .table import Table
 
 
-# The seats' computer players of a room, and its turn timer (Held.know_seats).
-_SEAT_LEVELS = select(Seat.__table__.c.seat, Seat.__table__.c.bot_level).where(
+# The seats' computer players and holders of a room, and its turn timer (Held.know_seats).
+_SEAT_LEVELS = select(Seat.__table__.c.seat, Seat.__table__.c.bot_level, Seat.__table__.c.token_hash).where(
     Seat.__table__.c.room_id == bindparam("room_id"))
 _TURN_LIMIT = select(Room.__table__.c.turn_limit_s).where(Room.__table__.c.id == bindparam("room_id"))
 
@@ -60,6 +60,7 @@ class Held:
         self.caught: list = []      # ... and these actions committed elsewhere
         self._tables = tables
         self._changed = False
+        self.unseated: list[int] = []  # seats whose connections here lost them under this lock
 
     @property
     def session(self) -> AsyncSession:
@@ -75,12 +76,21 @@ class Held:
             await self._session.commit()
 
     async def know_seats(self) -> None:
-        """Make sure the table knows its computer players (`Table.bot_levels`) and its turn
-        timer (`Table.turn_limit_s`): read them now, under the lock, if it does not."""
-        if self.table.bot_levels is None:
+        """Make sure the table knows its computer players (`Table.bot_levels`), its seats'
+        holders (`Table.holders`) and its turn timer (`Table.turn_limit_s`): read them now,
+        under the lock, if it does not (connections that lost their seat are told:
+        `seats_read`)."""
+        if not self.table.seats_known():
             rows = (await self.session.execute(_SEAT_LEVELS, {"room_id": self.table.room_id})).all()
-            self.table.turn_limit_s = await self.session.scalar(_TURN_LIMIT, {"room_id": self.table.room_id})
-            self.table.bot_levels = {r.seat: r.bot_level for r in rows if r.bot_level is not None}
+            limit = await self.session.scalar(_TURN_LIMIT, {"room_id": self.table.room_id})
+            self.table.note_seat_rows(rows, limit)
+            self.seats_read()
+
+    def seats_read(self, room: Room | None = None) -> None:
+        """The table's seats were just read under the lock: every connection here whose seat
+        changed hands loses it now (`Broadcaster.unseat_stale`; `room`: the room read with
+        them, for the summary those connections get); `PresenceChanged` follows the lock."""
+        self.unseated += self._tables.broadcaster.unseat_stale(self.table, room)
 
     async def read_room(self, *, catch_up: bool = True) -> Room | None:
         """The room with its seats as committed now (None if deleted); unless `catch_up` is
@@ -90,6 +100,7 @@ class Held:
             .execution_options(populate_existing=True))
         if self.room is not None:
             self.table.note_seats(self.room)
+            self.seats_read(self.room)
         if self.room is not None and catch_up:
             await self.catch_up(self.room)
         return self.room
@@ -168,6 +179,7 @@ class Tables:
         code = table.code
         self._users[code] = self._users.get(code, 0) + 1
         event = None
+        presence = None
         try:
             async with table.lock:
                 self._holders[task] = code
@@ -179,6 +191,8 @@ class Tables:
                     if held._changed:
                         event = await self._announce(held)
                 finally:
+                    if held.unseated:  # a seat's connections here went: the other processes hear it
+                        presence = PresenceChanged(code, frozenset(self.broadcaster.hub.connected_seats(code)))
                     try:
                         if held._session is not None:
                             await held._session.close()
@@ -188,6 +202,8 @@ class Tables:
             self._users[code] -= 1
             if not self._users[code]:
                 del self._users[code]
+        if presence is not None:
+            await self.events.publish(presence)
         if event is not None:
             await self.events.publish(event)
 
@@ -200,6 +216,7 @@ class Tables:
         if room is None:
             return None
         held.table.note_seats(room)
+        held.seats_read(room)
         self.broadcaster.send_room(room)
         await held.catch_up(room)
         return RoomChanged(room.code, room.status, room.public, started=held.started)

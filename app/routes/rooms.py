@@ -9,7 +9,7 @@ from ..deps import LiveDep, SessionDep, TokenDep
 from ..errors import ApiError
 from ..names import check_name
 from ..prefix import root_of
-from ..ratelimit import address_hash, check_waiting_rooms
+from ..ratelimit import address_hash, address_key, check_waiting_rooms
 from .. import rematch
 from ..models import utcnow
 from ..schemas import (AgainIn, AgainOut, BotIn, ChatSettingsIn, CreateRoomIn, CreateRoomOut, JoinRoomIn, JoinRoomOut, LobbyRoomOut,
@@ -36,6 +36,27 @@ def _set_seat_cookie(request: Request, response: Response, live, code: str, toke
     secure = live.settings.cookie_secure or request.url.scheme == "https"
     response.set_cookie(cookie_name(code), token, max_age=COOKIE_MAX_AGE_S, path=root_of(request) or "/",
                         httponly=True, samesite="lax", secure=secure)
+
+
+async def _lookup(request: Request, session, code: str):
+    """The room (`R.load_room`), with the per-address limit on codes of no room: a 404 counts
+    (`lookup`, ROOM_LOOKUP_LIMIT); an address over it gets 429 for any code, known or not, so
+    the answer tells a guesser nothing."""
+    limiter, host = request.app.state.limiter, request.client.host if request.client else None
+    limiter.check("lookup", host)
+    try:
+        return await R.load_room(session, code)
+    except ApiError as exc:
+        if exc.status == 404:
+            limiter.allow("lookup", address_key(host))
+        raise
+
+
+def _drop_stale_cookie(request: Request, response: Response, code: str) -> None:
+    """Delete the room's seat cookie when the request carried one (not a Bearer token): its
+    token holds no seat of the room any more."""
+    if request.headers.get("authorization", "")[:7].lower() != "bearer " and cookie_name(code) in request.cookies:
+        response.delete_cookie(cookie_name(code), path=root_of(request) or "/", httponly=True, samesite="lax")
 
 
 @router.post("", status_code=201, response_model=CreateRoomOut,
@@ -65,10 +86,17 @@ async def list_rooms(request: Request, live: LiveDep, session: SessionDep):
 
 
 @router.get("/{code}", response_model=RoomOut, responses=ERRORS)
-async def show_room(code: str, request: Request, live: LiveDep, session: SessionDep, token: TokenDep):
-    """The room summary; `you` is the caller's seat (from the cookie or Bearer token) or null."""
-    room = await R.load_room(session, code)
+async def show_room(code: str, request: Request, response: Response, live: LiveDep, session: SessionDep,
+                    token: TokenDep):
+    """The room summary; `you` is the caller's seat (from the cookie or Bearer token) or null.
+    A seat cookie whose token holds no seat of the room any more (its seat changed hands) is
+    deleted, so the page's next WebSocket connects as a spectator's instead of being refused.
+    429 `rate_limited` (every code) once the caller's address looked up ROOM_LOOKUP_LIMIT
+    codes of no room (404): room codes cannot be guessed by asking."""
+    room = await _lookup(request, session, code)
     seat = R.seat_of(room, token)
+    if seat is None and token is not None:
+        _drop_stale_cookie(request, response, room.code)
     return {**live.summary(room, seat.seat if seat else None), "url": R.room_url(room.code, root_of(request))}
 
 
@@ -82,7 +110,7 @@ async def join_room(code: str, body: JoinRoomIn, request: Request, response: Res
     """Take the next free seat. A caller who already holds a seat of this room gets it back.
     429 `rate_limited` (per address), 409 `name_taken`, 422 `name_reserved`."""
     request.app.state.limiter.hit("join", request.client.host if request.client else None)
-    room = await R.load_room(session, code)
+    room = await _lookup(request, session, code)
     mine = R.seat_of(room, token)
     if mine is not None:
         return {"code": room.code, "url": R.room_url(room.code, root_of(request)), "seat": mine.seat, "token": token}
@@ -124,13 +152,16 @@ async def play_again(code: str, body: AgainIn, live: LiveDep, token: TokenDep):
 
 
 @router.post("/{code}/leave", response_model=SeatOut, responses=ERRORS)
-async def leave_seat(code: str, live: LiveDep, token: TokenDep):
+async def leave_seat(code: str, request: Request, response: Response, live: LiveDep, token: TokenDep):
     """(A seated person other than the host, before a game starts.) Give up the seat: it is
-    free for someone else; the caller watches as a spectator. 409 `host_cannot_leave`."""
+    free for someone else; the caller watches as a spectator (its seat cookie is deleted; every
+    open socket of that token is told `seat_lost` and becomes a spectator's, in every process).
+    409 `host_cannot_leave`."""
     async with live.tables.change(code) as held:
         seat = R.require_seat(held.room, token)
         number = seat.seat
         await rematch.leave_seat(held.session, held.room, seat)
+    _drop_stale_cookie(request, response, held.room.code)
     return {"seat": number}
 
 

@@ -24,7 +24,8 @@ ROOT = Path(__file__).resolve().parents[2]
 QUIET = {"BOT_DELAY_S": "0", "LOG_LEVEL": "warning"}
 #: The limits per client address off (app/ratelimit.py): every test or load client comes from
 #: 127.0.0.1, and suites create hundreds of rooms. Tests of the limits set them again.
-NO_ADDRESS_LIMITS = {"ROOM_CREATE_LIMIT": "off", "ROOM_JOIN_LIMIT": "off", "ROOMS_PER_ADDRESS": "0",
+NO_ADDRESS_LIMITS = {"ROOM_CREATE_LIMIT": "off", "ROOM_JOIN_LIMIT": "off", "ROOM_LOOKUP_LIMIT": "off",
+                     "ROOMS_PER_ADDRESS": "0",
                      "LOBBY_ROOMS_PER_ADDRESS": "0", "CONNECT_ADDRESS_LIMIT": "off"}
 
 

@@ -203,10 +203,27 @@ function onMessage(msg) {
       ctx.events.push(...(msg.events || []).filter((e) => e.visible_to === null || e.visible_to === undefined || e.visible_to === ctx.seat));
       drawLog(false);
       break;
+    case "seat_lost":
+      // The seat changed hands (this browser's player left it, or it went to someone else):
+      // from now on this page watches. A spectator's history and state follow; the room is
+      // read again so the server deletes the stale seat cookie (the next socket is a spectator's).
+      ctx.seat = null; ctx.inflight = null; ctx.pending = false;
+      if (ctx.room) ctx.room.you = null;
+      ctx.events = ctx.events.filter((e) => e.visible_to === null || e.visible_to === undefined);
+      toast(t("room.seat_lost"));
+      forgetSeat();
+      redraw();
+      chat.draw();
+      break;
     case "chat":
       chat.add(msg);
       break;
     case "error":
+      if (msg.code === "bad_token" && !msg.id && !ctx.forgotSeat) {  // refused: its cookie holds no seat any more
+        ctx.forgotSeat = true;  // once: after that the socket's own backoff applies
+        forgetSeat().then(() => sock && sock.reconnect());
+        break;
+      }
       // The refused move is no longer in flight; say why in the page's language.
       if (!ctx.inflight || !msg.id || msg.id === ctx.inflight.id) { ctx.inflight = null; ctx.pending = false; }
       toast(errorText(msg.code, msg));
@@ -214,6 +231,11 @@ function onMessage(msg) {
       break;
     default: break;
   }
+}
+
+/** Read the room again without a seat: the server deletes a seat cookie whose seat changed hands. */
+async function forgetSeat() {
+  try { await api("GET", `/api/rooms/${encodeURIComponent(code)}`); } catch (e) { /* the socket says the rest */ }
 }
 
 async function main() {

@@ -121,6 +121,28 @@ def test_joins_are_limited_per_address(server_factory):
     assert join(rooms[2], "X", "198.51.100.70").status_code == 200
 
 
+def test_guessing_room_codes_is_limited_per_address(server_factory):
+    """Codes of no room (404) count per address (ROOM_LOOKUP_LIMIT); past the limit every
+    lookup of that address is refused, a real room's too (a 200 would tell the guesser it hit),
+    while other addresses and their rooms are unaffected (issue 28)."""
+    srv = server_factory(ROOM_LOOKUP_LIMIT="5/minute")
+    real = create_room(srv.base_url, "Host")["code"]
+    guesser, other = "203.0.113.80", "198.51.100.80"
+
+    def look(code: str, address: str) -> httpx.Response:
+        return httpx.get(f"{srv.base_url}/api/rooms/{code}", headers=xff(address))
+
+    for _ in range(3):  # known rooms do not count
+        assert look(real, guesser).status_code == 200
+    guesses = [f"ZZZZZZZZZ{c}" for c in "23456789"]
+    answers = [look(code, guesser).status_code for code in guesses]
+    assert answers[:5] == [404] * 5 and answers[5:] == [429] * 3
+    assert 50 <= refused(look(real, guesser)) <= 60
+    assert 50 <= refused(httpx.post(f"{srv.base_url}/api/rooms/{guesses[0]}/join", json={"name": "G"},
+                                    headers=xff(guesser))) <= 60
+    assert look(real, other).status_code == 200 and look(guesses[0], other).status_code == 404
+
+
 def test_an_address_holds_a_bounded_number_of_waiting_rooms(server_factory, migrated_url):
     srv = server_factory(ROOMS_PER_ADDRESS="3")
     holder = "203.0.113.80"

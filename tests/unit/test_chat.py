@@ -61,6 +61,10 @@ def test_chat_between_players_and_spectators(settings):
                 assert (await until(b, lambda m: m["type"] == "error"))["code"] == "chat_empty"
                 await b.send(json.dumps({"type": "chat", "text": "x" * 301}))
                 assert (await until(b, lambda m: m["type"] == "error"))["code"] == "chat_too_long"
+                # Only invisible fillers (they draw as nothing, as in a blank name): empty (issue 28).
+                for filler in ("\u3164", "\u2800\u2800", "\u034f", "\ufe0f", "\u115f", "\uffa0", " \u3164 \u2800 "):
+                    await b.send(json.dumps({"type": "chat", "text": filler}))
+                    assert (await until(b, lambda m: m["type"] == "error"))["code"] == "chat_empty"
                 for hidden in ("a\u202eb", "zero\u200bwidth", "line\nbreak"):
                     await b.send(json.dumps({"type": "chat", "text": hidden}))
                     assert (await until(b, lambda m: m["type"] == "error"))["code"] == "chat_bad_char"

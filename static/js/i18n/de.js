@@ -24,6 +24,7 @@ export default {
   "form.name_bad": "Bitte einen Namen eingeben (1 bis 24 Zeichen).",
 
   "room.room": "Raum",
+  "room.seat_lost": "Du hast hier keinen Platz mehr: Du schaust jetzt zu.",
   "room.copy_link": "Link kopieren",
   "room.copied": "Link kopiert — schick ihn deinen Freunden.",
   "room.copy_failed": "Kopiere den Link aus dem Feld.",

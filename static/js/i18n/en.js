@@ -24,6 +24,7 @@ export default {
   "form.name_bad": "Please enter a name (1 to 24 characters).",
 
   "room.room": "Room",
+  "room.seat_lost": "You no longer hold a seat here: you are watching now.",
   "room.copy_link": "Copy link",
   "room.copied": "Link copied — send it to your friends.",
   "room.copy_failed": "Copy the link from the box.",
