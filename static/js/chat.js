@@ -4,7 +4,7 @@
 // button in the top bar shows the messages not yet seen and jumps to the chat.
 import { h as v, render } from "../vendor/preact.js";
 import { t } from "./i18n.js";
-import { nameTag, rememberName, rememberedName, validName } from "./common.js";
+import { PLAYER_COLORS, initialOf, isComputerSeat, nameTag, rememberName, rememberedName, validName } from "./common.js";
 
 const MUTE_KEY = "osaka_mute";
 const ME = "me";
@@ -72,10 +72,18 @@ export class ChatPanel {
     if (this.send(frame)) input.value = "";
   }
 
+  /** The sender as the message was sent: its stored `name`, never the seat's current one (a
+   *  seat changes hands when someone leaves it before a game and another joins, also between
+   *  games). A seat's message has that seat's colour; the marker of the seat's player while
+   *  the seat still holds that name, else the stored name's initial. */
   name(m) {
     const room = this.ctx.room;
-    if (m.seat !== null && room && (room.players || []).some((p) => p.seat === m.seat)) return nameTag(room, m.seat, { tag: "b", cls: "lname" });
-    return v("b", { class: "lname" }, m.name);
+    if (m.seat === null) return v("b", { class: "lname" }, m.name);
+    const p = room && (room.players || []).find((x) => x.seat === m.seat);
+    if (p && !isComputerSeat(room, m.seat) && p.name === m.name) return nameTag(room, m.seat, { tag: "b", cls: "lname" });
+    return v("b", { class: "nametag lname" },
+      v("span", { class: "swatch mini pc-" + PLAYER_COLORS[m.seat % 4], "aria-hidden": "true" }, initialOf(m.name) || String(m.seat + 1)),
+      m.name);
   }
 
   draw() {

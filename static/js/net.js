@@ -35,9 +35,11 @@ export async function api(method, path, body) {
 }
 
 /** Heartbeat (application ping/pong, docs/protocol.md): a ping when nothing was heard for
- *  IDLE_MS; the socket counts as dead when nothing was heard for DEAD_MS (checked every
- *  CHECK_MS), and PROBE_MS after a check on waking (visibilitychange, pageshow, online). */
-export const HEARTBEAT = { CHECK_MS: 2000, IDLE_MS: 3000, DEAD_MS: 7000, PROBE_MS: 3000 };
+ *  IDLE_MS; dead when nothing was heard for DEAD_MS (checked every CHECK_MS), or when a probe
+ *  ping is not answered within PROBE_MS: sent on waking (visibilitychange, pageshow, resume,
+ *  online) and by a check over LATE_MS late (a hidden tab's timers wake once a minute). Time
+ *  the timers did not run is never silence. */
+export const HEARTBEAT = { CHECK_MS: 2000, IDLE_MS: 3000, DEAD_MS: 7000, PROBE_MS: 3000, LATE_MS: 2000 };
 
 /**
  * A WebSocket that reconnects by itself with exponential backoff (0.5 s doubling to 10 s,
@@ -54,11 +56,14 @@ export class LiveSocket {
     this.ws = null;
     this.closed = false;
     this.timer = null;
-    this.beat = null;
-    this.heard = 0;
-    this.probeUntil = 0;
+    this.beat = null;     // the next check, due at `due` (performance.now())
+    this.due = 0;
+    this.heard = 0;       // the last frame
+    this.awake = 0;       // since when the timers run on time
+    this.probeUntil = 0;  // an unanswered probe's deadline
     const wake = () => this.check();
     document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") wake(); });
+    document.addEventListener("resume", wake);  // a frozen page runs again (Chrome)
     window.addEventListener("pageshow", wake);
     window.addEventListener("online", wake);
     window.addEventListener("offline", () => this.dead());
@@ -77,14 +82,15 @@ export class LiveSocket {
     let ws;
     try { ws = new WebSocket(this.url()); } catch (e) { this.retry(); return; }
     this.ws = ws;
+    this.opening = performance.now();
     ws.onopen = () => {
+      if (this.ws !== ws) { try { ws.close(); } catch (e) { /* ignore */ } return; }
       // The backoff starts over only when the server answers with something else than an
       // error: a socket refused at once (4429 too many connections, 1013 database away)
       // keeps doubling the wait.
-      this.heard = performance.now();
+      this.heard = this.awake = performance.now();
       this.probeUntil = 0;
-      clearInterval(this.beat);
-      this.beat = setInterval(() => this.tick(), HEARTBEAT.CHECK_MS);
+      this.schedule();
       this.onOpen();
     };
     ws.onmessage = (ev) => {
@@ -103,18 +109,44 @@ export class LiveSocket {
     ws.onerror = () => { /* onclose follows */ };
   }
 
+  schedule() {
+    clearTimeout(this.beat);
+    this.due = performance.now() + HEARTBEAT.CHECK_MS;
+    this.beat = setTimeout(() => this.tick(), HEARTBEAT.CHECK_MS);
+  }
+
   tick() {
-    const now = performance.now();
-    if (now - this.heard > HEARTBEAT.DEAD_MS || (this.probeUntil && now > this.probeUntil)) { this.dead(); return; }
+    if (!this.isOpen()) return;
+    const now = performance.now(), late = now - this.due > HEARTBEAT.LATE_MS;
+    this.schedule();
+    // A probe the socket had time to answer (events run while timers sleep) and did not.
+    if (this.probeUntil && now > this.probeUntil) { this.dead(); return; }
+    if (late) {
+      // The timers slept (a hidden tab): that says nothing of the socket. Ask it.
+      this.awake = now;
+      this.probe();
+      return;
+    }
+    const quiet = now - Math.max(this.heard, this.awake);
+    if (quiet > HEARTBEAT.DEAD_MS) { this.dead(); return; }
     if (now - this.heard > HEARTBEAT.IDLE_MS) this.send({ type: "ping" });
+  }
+
+  /** A ping that must be answered within PROBE_MS (an unanswered one keeps its deadline). */
+  probe() {
+    if (!this.probeUntil) this.probeUntil = performance.now() + HEARTBEAT.PROBE_MS;
+    this.send({ type: "ping" });
   }
 
   /** Check the connection now (the page woke up, the network is back): reconnect at once when
    *  it is down; else ping and count it dead when nothing comes back within PROBE_MS. */
   check() {
     if (this.closed) return;
+    // A handshake under way for less than PROBE_MS may still finish: no second socket.
+    if (this.ws && this.ws.readyState === WebSocket.CONNECTING && performance.now() - this.opening < HEARTBEAT.PROBE_MS) return;
     if (!this.isOpen()) { this.delay = 500; this.connect(); return; }
-    this.probeUntil = performance.now() + HEARTBEAT.PROBE_MS;
+    this.awake = performance.now();
+    this.probeUntil = this.awake + HEARTBEAT.PROBE_MS;
     this.send({ type: "ping" });
     clearTimeout(this.probeTimer);
     this.probeTimer = setTimeout(() => this.tick(), HEARTBEAT.PROBE_MS + 50);
@@ -131,7 +163,8 @@ export class LiveSocket {
   }
 
   down() {
-    clearInterval(this.beat);
+    clearTimeout(this.beat);
+    clearTimeout(this.probeTimer);
     this.ws = null;
     if (this.closed) return;
     this.onDown();
