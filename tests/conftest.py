@@ -124,6 +124,8 @@ def pytest_configure(config) -> None:
     config.addinivalue_line(
         "markers", "postgresql_only: runs only on the PostgreSQL backend (several server "
         "processes share one database through LISTEN/NOTIFY; SQLite is one process)")
+    config.addinivalue_line(
+        "markers", "slow: takes minutes of wall time (e.g. a hidden tab's throttled timers); runs in every suite")
 
 
 def pytest_collection_modifyitems(config, items) -> None:
