@@ -26,7 +26,16 @@ export class ChatPanel {
     if (window.IntersectionObserver) new IntersectionObserver((es) => { this.seen = es[es.length - 1].isIntersecting; if (this.seen) this.setUnread(0); }).observe(this.el);
   }
 
-  key(m) { return this.code + ":" + (m.seat !== null ? "s" + m.seat : "w" + m.name); }
+  /** A sender is a seat AND the name it sent under (a seat that changed hands is someone else). */
+  key(m) { return this.code + ":" + (m.seat !== null ? "s" + m.seat + ":" + m.name : "w" + m.name); }
+
+  /** Was `m` sent by this page's player: its seat now, under the name that seat has now. */
+  isMine(m) {
+    const me = this.ctx.seat;
+    if (me === null) return m.spectator && m.name === this.specName;
+    const p = ((this.ctx.room || {}).players || []).find((x) => x.seat === me);
+    return m.seat === me && !!p && p.name === m.name;
+  }
 
   /** A `chat` frame: the history on (re)connect, or new messages. */
   add(frame) {
@@ -35,7 +44,7 @@ export class ChatPanel {
     for (const m of frame.messages || []) {
       if (this.ids.has(m.id)) continue;
       this.ids.add(m.id); this.msgs.push(m);
-      if (!frame.history && m.seat !== this.ctx.seat && !this.muted.has(this.key(m))) fresh++;
+      if (!frame.history && !this.isMine(m) && !this.muted.has(this.key(m))) fresh++;
     }
     this.msgs = this.msgs.slice(-200);
     if (fresh && !this.seen) this.setUnread(this.unread + fresh);
@@ -97,7 +106,7 @@ export class ChatPanel {
       return v("li", { key: m.id, class: "chat-msg" + (m.spectator ? " spect" : "") },
         this.name(m), m.spectator ? v("span", { class: "badge" }, t("chat.spectator")) : null, ": ",
         v("span", { class: "chat-text" }, m.text),
-        (me !== null ? m.seat === me : m.spectator && m.name === this.specName) ? null : v("button", { type: "button", class: "btn tiny mute", title: t("chat.mute") + ": " + m.name,
+        this.isMine(m) ? null : v("button", { type: "button", class: "btn tiny mute", title: t("chat.mute") + ": " + m.name,
           "aria-label": t("chat.mute") + ": " + m.name, onClick: () => this.toggleMute(m) }, t("chat.mute")));
     });
     render([

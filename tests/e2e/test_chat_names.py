@@ -90,3 +90,12 @@ def test_chat_keeps_the_name_a_message_was_sent_with(e2e_server, new_page, shots
     goto(ida_page, f"{base}/r/{code}")
     ida_page.wait_for_selector("#chat-list .chat-msg")
     _assert_names(ida_page)
+    # ... and as someone else's: Gus's line can be muted, Ida's own cannot; muting Gus leaves
+    # Ida's lines of the same seat shown.
+    gus_line = ida_page.locator("#chat-list .chat-msg", has_text="Gus here")
+    own_line = ida_page.locator("#chat-list .chat-msg", has_text="Ida here")
+    expect(gus_line.locator("button.mute")).to_have_count(1)
+    expect(own_line.locator("button.mute")).to_have_count(0)
+    gus_line.locator("button.mute").click()
+    expect(ida_page.locator("#chat-list .chat-msg", has_text="Gus here")).to_have_count(0)
+    expect(ida_page.locator("#chat-list .chat-msg", has_text="Ida here")).to_have_count(1)
