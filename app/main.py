@@ -81,6 +81,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
+        try:  # time no server ran off the turn clocks, before anyone is served (app/live/downtime.py)
+            await live.timers.settle()
+        except Exception as exc:  # e.g. the database away: the turn timers settle before they look
+            live.timers.outage.failed(exc, "taking the servers' downtime off the turn clocks")
         try:
             await live.resume()
         except Exception:  # e.g. schema missing: stay up, /readyz says why

@@ -169,3 +169,16 @@ def unlocked(where: Any) -> Select:
     https://www.postgresql.org/docs/current/sql-select.html#SQL-FOR-UPDATE-SHARE"""
     rooms = Room.__table__
     return select(rooms.c.id).where(where).order_by(rooms.c.id).with_for_update(skip_locked=True)
+
+
+class ServerClock(Base):
+    """One row (id 1): `alive_at` = the latest time a server process was known to be running
+    (stamped every few seconds by every process, and once more by a process stopping cleanly;
+    null until the first start). A process that starts and finds it older than a few seconds
+    moves every running turn clock on by the gap, once (migration 0008; app/live/downtime.py)."""
+
+    __tablename__ = "server_clock"
+    __table_args__ = (CheckConstraint("id = 1", name="ck_server_clock_one_row"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    alive_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)

@@ -10,7 +10,9 @@ Order, all within `SHUTDOWN_BUDGET_S` (docker's default stop timeout is 10 s):
    (RFC 6455 §7.4.1 / IANA registry); browsers reconnect by themselves with backoff
    (static/js/net.js), and land on the restarted server with the game as it was committed.
 4. uvicorn's own shutdown: wait for the remaining requests (`GRACEFUL_TIMEOUT_S`,
-   `timeout_graceful_shutdown`), then the app's lifespan shutdown (bots, database pool).
+   `timeout_graceful_shutdown`), then the app's lifespan shutdown (bots, the turn timers —
+   which store when this server stopped, so that a restart does not count the time nobody
+   served against the person to act: app/live/downtime.py — and the database pool).
 
 An action frame the server had not read before step 2 is not applied; its sender hears nothing
 of it and sees the unchanged version after reconnecting (resending the same `id` is safe).

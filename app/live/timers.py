@@ -15,6 +15,14 @@ counts, in one process or several (PostgreSQL: each process may try, one commits
 `actions.TIMEOUTS_BEFORE_HANDOVER` time-outs of one seat in a row a computer player plays the
 seat until its player takes it back (`DELETE /api/rooms/{code}/seats/{seat}/bot`, or a new
 connection of that seat).
+
+Time while no server ran does not count (issue 28, app/live/downtime.py): every process stamps
+"a server was alive at" every few seconds, and a process that starts after nobody was alive for
+longer than a few seconds moves every running decision's start and deadline on by the gap, once
+(`settle`: before the app serves, and before this loop looks for anything due).
+
+A database outage is one warning line, not a traceback (app/live/outages.py): the loop tries
+again every `timer_poll_s` and goes on by itself once the database answers.
 """
 from __future__ import annotations
 
@@ -29,11 +37,12 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 import engine
 
 from ..config import Settings
-from ..db import database_unavailable
 from ..models import Room, Seat, utcnow
 from .actions import TIMEOUT_LEVEL, Actions
 from .bots import BotDriver
+from .downtime import Downtime
 from .messages import bot_action_id
+from .outages import OutageLog
 from .tables import RoomGone, Tables
 
 log = logging.getLogger("osaka.timers")
@@ -53,6 +62,21 @@ class TurnTimers:
         self._busy: set[str] = set()      # rooms whose time-out is being decided here
         self._tasks: set[asyncio.Task] = set()
         self.fired = 0                    # time-outs this process applied
+        self.downtime = Downtime(sessions)  # the servers' downtime off the clocks; the stamps
+        self.outage = OutageLog(log, "the turn timer")
+        self._beats: asyncio.Task | None = None
+
+    async def settle(self) -> None:
+        """Before anything is due: the time nobody served moved off the running clocks
+        (`Downtime.settle`; the app's lifespan calls it before serving, `run` until it went
+        through). Raises what the database raises."""
+        if self.downtime.settled:
+            return
+        await self.downtime.settle()
+        for code, version, old_deadline, turn_at, deadline_at in self.downtime.moved:
+            table = self.tables.get(code)  # loaded already only if settling waited for an outage
+            if table is not None and table.version == version and table.deadline_at == old_deadline:
+                table.turn_at, table.deadline_at = turn_at, deadline_at
 
     async def due(self) -> list[tuple[str, int, int]]:
         """(code, version, seat) of the games in play whose person to act is past the deadline."""
@@ -65,29 +89,46 @@ class TurnTimers:
         return [(r.code, r.version, r.to_act) for r in rows]
 
     async def run(self) -> None:
-        """Until cancelled: every `timer_poll_s`, start `expire` for each room that is `due`."""
-        while True:
+        """Until cancelled: `settle` (until it went through), the stamps of "a server is alive"
+        (`Downtime.run`), and every `timer_poll_s` an `expire` for each room that is `due`.
+        A database outage is a warning of one line (`OutageLog`), and the next round tries again."""
+        poll = self.settings.timer_poll_s
+        while not self.downtime.settled:
             try:
-                for code, version, seat in await self.due():
-                    if code not in self._busy:
-                        self._busy.add(code)
-                        task = asyncio.get_running_loop().create_task(self._expire(code, version, seat),
-                                                                      name=f"timeout-{code}")
-                        self._tasks.add(task)
-                        task.add_done_callback(self._tasks.discard)
+                await self.settle()
+                self.outage.succeeded()
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                if not database_unavailable(exc):
-                    log.exception("looking for time-outs failed")
-            await asyncio.sleep(self.settings.timer_poll_s)
+                self.outage.failed(exc, "taking the servers' downtime off the turn clocks")
+                await asyncio.sleep(poll)
+        self._beats = asyncio.get_running_loop().create_task(
+            self.downtime.run(lambda exc: self.outage.failed(exc, "noting that a server is alive")),
+            name="server-clock")
+        try:
+            while True:
+                try:
+                    for code, version, seat in await self.due():
+                        if code not in self._busy:
+                            self._busy.add(code)
+                            task = asyncio.get_running_loop().create_task(self._expire(code, version, seat),
+                                                                          name=f"timeout-{code}")
+                            self._tasks.add(task)
+                            task.add_done_callback(self._tasks.discard)
+                    self.outage.succeeded()
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:
+                    self.outage.failed(exc, "looking for time-outs")
+                await asyncio.sleep(poll)
+        finally:
+            self._beats.cancel()
 
     async def _expire(self, code: str, version: int, seat: int) -> None:
         try:
             await self.expire(code, version, seat)
         except Exception as exc:
-            if not database_unavailable(exc):
-                log.exception("time-out in room %s failed", code)
+            self.outage.failed(exc, f"the time-out in room {code}")
         finally:
             self._busy.discard(code)
 
@@ -135,11 +176,15 @@ class TurnTimers:
         return ok
 
     async def close(self) -> None:
-        """Stop the time-outs being decided here (shutdown)."""
-        for task in list(self._tasks):
+        """Stop the time-outs being decided here and the stamps (shutdown), then stamp once
+        more: the exact time this server stopped (`Downtime.stop`)."""
+        beats = [self._beats] if self._beats is not None else []
+        for task in list(self._tasks) + beats:
             task.cancel()
-        for task in list(self._tasks):
+        for task in list(self._tasks) + beats:
             try:
                 await task
             except (asyncio.CancelledError, Exception):
                 pass
+        self._beats = None
+        await self.downtime.stop()
