@@ -141,13 +141,17 @@ def test_idle_connected_seat_may_be_handed_over_without_a_timer(settings):
 
 
 class _Reply:
-    """Stands in for a connection: keeps the frames sent to it."""
+    """Stands in for the connection of the seat's own player: keeps the frames sent to it."""
 
     def __init__(self):
         self.frames = []
 
     def send(self, frame):
         self.frames.append(frame)
+
+    def holds(self, seat, holders):
+        """It connected with the token of the person holding the seat (`Connection.holds`)."""
+        return True
 
 
 @pytest.mark.parametrize("races", [RACES])
