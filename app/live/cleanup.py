@@ -28,6 +28,7 @@ from .fanout import Fanout
 from .hub import Hub
 from .lobby import LobbyFeed
 from .presence import Presence
+from .outages import OutageLog
 from .tables import Tables
 
 log = logging.getLogger("osaka.live")
@@ -77,11 +78,13 @@ class Cleanup:
 
     async def loop(self) -> None:
         """Run `once` every `cleanup_interval_s` seconds until cancelled."""
+        outage = OutageLog(log, "the cleanup")
         while True:
             await asyncio.sleep(self.settings.cleanup_interval_s)
             try:
                 await self.once()
+                outage.succeeded()
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("cleanup failed")
+            except Exception as exc:  # an outage: one warning line; anything else: its traceback
+                outage.failed(exc, "cleaning up")

@@ -16,6 +16,7 @@ from .events import RoomChanged
 from .frames import GONE, next_frame, refuse
 from .hub import Connection, Hub, dumps
 from .messages import is_ping
+from .outages import OutageLog
 
 log = logging.getLogger("osaka.live")
 LOBBY_MIN_INTERVAL_S = 0.5  # the lobby list is recomputed at most this often
@@ -32,6 +33,7 @@ class LobbyFeed:
         self.present = present  # room code → seated people connected, in every process
         self._sent: str | None = None
         self._dirty = asyncio.Event()
+        self._outage = OutageLog(log, "the lobby feed")
 
     async def serve(self, ws: WebSocket) -> None:
         """The lobby feed: `{"type": "rooms", "rooms": [...]}` on connect and on every change."""
@@ -80,10 +82,11 @@ class LobbyFeed:
             self._dirty.clear()
             try:
                 await self.push()
+                self._outage.succeeded()
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("lobby refresh failed")
+            except Exception as exc:  # an outage: one warning line; anything else: its traceback
+                self._outage.failed(exc, "refreshing the lobby")
             await asyncio.sleep(LOBBY_MIN_INTERVAL_S)
 
     async def push(self) -> None:

@@ -78,7 +78,7 @@ def test_a_database_shutting_down_is_a_warning_line_and_the_server_serves_again(
     url = own_postgres.url("osaka")
     migrate(url)
     log_path = tmp_path / "server.log"
-    srv = Server(url, log_path, TIMER_POLL_S="0.1", CLEANUP_INTERVAL_S="3600", TURN_LIMIT_TEST_S="2",
+    srv = Server(url, log_path, TIMER_POLL_S="0.1", CLEANUP_INTERVAL_S="0.2", TURN_LIMIT_TEST_S="2",
                  BOT_TIME_BUDGET_S="0.05").start()
     try:
         time.sleep(1.0)  # the timer loop looks a few times
