@@ -6,7 +6,7 @@ Prints games/s and steps/s (a step = one legal_actions call plus one apply_actio
 core, by wall-clock time and by the process's CPU time (the figure to compare on a busy,
 shared machine). Target (issue "Rules engine"): at least 300 four-player games/s; ambition
 1,000 (issue 14). Every run plays the same seeds, so runs after the first find the engine's
-payment cache (``coins.minimal_payments``) filled: the best run is a warm-cache figure, run 1
+payment cache (``coins.payment_pickers``) filled: the best run is a warm-cache figure, run 1
 the one of fresh games. Figures and history: docs/performance.md.
 """
 from __future__ import annotations

@@ -4,7 +4,7 @@
 
 Runs ``valgrind --tool=callgrind`` twice on the random games of ``bench/engine_bench.py``
 (seeds 1_000_003 + i, choices from ``random.Random(1)``): once playing the games once (the
-warm-up: imports, caches such as ``coins.minimal_payments``' filled), once playing the same
+warm-up: imports, caches such as ``coins.payment_pickers``' filled), once playing the same
 games twice. The difference of the two instruction totals is the cost of playing the games
 warm, and is divided by that pass's steps (a step = one ``legal_actions`` plus one
 ``apply_action``, the benchmark's ``random.choice`` included). Instruction counts do not

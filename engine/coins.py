@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 from operator import itemgetter
 
-from .cards import COLOR, KIND, VALUE
+from .cards import KIND, VALUE
 
 
 @lru_cache(maxsize=4096)
@@ -32,11 +32,16 @@ def payment_shapes(have: tuple[int, int, int], cost: int) -> tuple[tuple[int, in
             n2 = -(-(cost - s35) // 2) if s35 < cost else 0
             if n2 > have[0]:
                 continue
-            total = s35 + 2 * n2
-            lowest = 2 if n2 else 3 if n3 else 5
-            if total >= cost > total - lowest:
+            if is_minimal(s35 + 2 * n2, 2 if n2 else 3 if n3 else 5, cost):
                 out.append((n2, n3, n5))
     return tuple(out)
+
+
+def is_minimal(total: int, lowest: int, cost: int) -> bool:
+    """Whether a payment of ``total`` coins whose lowest card is worth ``lowest`` is legal for
+    ``cost``: it covers the cost (R-buy-2) and no card can be left out while still covering
+    it (R-buy-3), i.e. not even its lowest card."""
+    return total >= cost > total - lowest
 
 
 def shape_of(cards) -> tuple[int, int, int]:
@@ -61,31 +66,19 @@ def splits(caps: tuple[int, ...], n: int) -> tuple[tuple[int, ...], ...]:
     return tuple(out)
 
 
-def minimal_payments(hand: tuple[int, ...], cost: int) -> list[tuple[int, ...]]:
-    """Every distinct minimal payment of ``cost`` from ``hand`` (R-buy-2, R-buy-3), one per
-    multiset of card kinds (cards of the same colour and value are interchangeable): each
-    shape of ``payment_shapes`` (in its order) with every split of its counts over the
-    colours (``_picks``); within a payment the 2s, then the 3s, then the 5s, each value
-    colour by colour, and of each kind the first cards in hand order.
-
-    So the answer depends only on the kinds of the hand's cards: it is worked out once per
-    (multiset of the kinds of the hand, cost) as positions into the hand sorted by kind
-    (``payment_pickers``), and each call only picks its cards at those positions."""
-    found = payment_pickers(hand, cost)
-    if found is None:
-        return []
-    cards, pickers = found
-    out = []
-    for pick in pickers:
-        out.append(pick(cards))
-    return out
-
-
 def payment_pickers(hand: tuple[int, ...], cost: int) -> tuple[tuple[int, ...], tuple] | None:
-    """``minimal_payments`` before its cards are picked: ``(cards, pickers)``, the hand sorted
-    by kind and one picker per payment (in order) that takes the payment's cards, a tuple,
-    from ``cards``; None when the hand cannot pay ``cost``. (``legal_actions`` builds each
-    Buy as it picks.)"""
+    """Every distinct minimal payment of ``cost`` from ``hand`` (R-buy-2, R-buy-3), one per
+    multiset of card kinds (cards of the same colour and value are interchangeable), before
+    its cards are picked: ``(cards, pickers)``, the hand sorted by kind and one picker per
+    payment (in order) that takes the payment's cards, a tuple, from ``cards``; None when the
+    hand cannot pay ``cost``. (``legal_actions`` builds each Buy as it picks.)
+
+    The payments: each shape of ``payment_shapes`` (in its order) with every split of its
+    counts over the colours (``_value_picks``); within a payment the 2s, then the 3s, then
+    the 5s, each value colour by colour, and of each kind the first cards in hand order. So
+    they depend only on the kinds of the hand's cards: they are worked out once per
+    (multiset of the kinds of the hand, cost) as positions into the hand sorted by kind
+    (``_payment_positions``), and each call only picks its cards at those positions."""
     # The total (to stop early when the hand is short) and the kinds in one number summed in
     # a plain loop (cheaper than sum/map over VALUE.__getitem__): per card 16 ** its KIND
     # shifted past 9 bits (4 bits per kind: at most 11 cards share one) plus its value (the
@@ -154,9 +147,10 @@ def picker(positions: tuple[int, ...]) -> itemgetter:
 
 
 def _payment_positions(kinds: tuple[int, ...], cost: int) -> tuple[tuple[int, ...], ...]:
-    """``minimal_payments`` of a hand whose cards, sorted by kind, have the kinds ``kinds``
-    (KIND: value index * 4 + colour): each payment as positions into that sorted hand. Per
-    shape, the picks of each value are ``_value_picks`` (the splits over the colours)."""
+    """The payments of ``payment_pickers`` for a hand whose cards, sorted by kind, have the
+    kinds ``kinds`` (KIND: value index * 4 + colour): each payment as positions into that
+    sorted hand. Per shape, the picks of each value are ``_value_picks`` (the splits over the
+    colours)."""
     caps = [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]
     for k in kinds:
         caps[k >> 2][k & 3] += 1
@@ -184,7 +178,7 @@ def _value_picks(caps: tuple[int, int, int, int], n: int, offset: int) -> tuple[
     """The distinct ways to pick ``n`` cards of one value up to colour, as positions: the
     cards of that value start at ``offset`` of the hand sorted by kind, ``caps[col]`` of
     colour ``col``; per split of ``n`` over the colours (``splits``), the first cards of each
-    colour, colours in colour order (as ``_picks``)."""
+    colour, colours in colour order."""
     if not n:
         return ((),)
     starts = [offset]
@@ -192,63 +186,6 @@ def _value_picks(caps: tuple[int, int, int, int], n: int, offset: int) -> tuple[
         starts.append(starts[-1] + cap)
     return tuple(tuple(p for col in range(4) for p in range(starts[col], starts[col] + split[col]))
                  for split in splits(caps, n))
-
-
-def _minimal_payments_of(hand, cost: int) -> list[tuple[int, ...]]:
-    """``minimal_payments`` worked out card by card (see there)."""
-    value = VALUE
-    groups: tuple[list[int], list[int], list[int], list[int], list[int], list[int]] = \
-        ([], [], [], [], [], [])                 # indexed by value: 2, 3 and 5 are used
-    total = 0
-    for c in hand:
-        v = value[c]
-        total += v
-        groups[v].append(c)
-    if total < cost:
-        return []
-    twos, threes, fives = groups[2], groups[3], groups[5]
-    cache: dict[int, list[tuple[int, ...]]] = {}
-    out: list[tuple[int, ...]] = []
-    for n2, n3, n5 in payment_shapes((len(twos), len(threes), len(fives)), cost):
-        xs = cache.get(n2) if n2 else _NOTHING
-        if xs is None:
-            xs = cache[n2] = _picks(twos, n2)
-        ys = cache.get(100 + n3) if n3 else _NOTHING
-        if ys is None:
-            ys = cache[100 + n3] = _picks(threes, n3)
-        zs = cache.get(200 + n5) if n5 else _NOTHING
-        if zs is None:
-            zs = cache[200 + n5] = _picks(fives, n5)
-        out += [x + y + z for x in xs for y in ys for z in zs]
-    return out
-
-
-_NOTHING: list[tuple[int, ...]] = [()]
-
-
-def _picks(cards: list[int], n: int) -> list[tuple[int, ...]]:
-    """The distinct ways to pick ``n`` >= 1 of ``cards`` (all of one value) up to colour:
-    per split of ``n`` over the colours (``splits``), the first cards of each colour in
-    hand order, colours in colour order."""
-    color = COLOR
-    first = color[cards[0]]
-    for c in cards:
-        if color[c] != first:
-            break
-    else:                                        # one colour: one way, the first n
-        return [tuple(cards[:n])]
-    by_colour: tuple[list[int], ...] = ([], [], [], [])
-    for c in cards:
-        by_colour[color[c]].append(c)
-    found = []
-    for split in splits((len(by_colour[0]), len(by_colour[1]), len(by_colour[2]),
-                         len(by_colour[3])), n):
-        chosen: list[int] = []
-        for col in range(4):
-            if split[col]:
-                chosen += by_colour[col][:split[col]]
-        found.append(tuple(chosen))
-    return found
 
 
 def cheapest_payment(hand, cost: int) -> list[int] | None:
