@@ -1,19 +1,19 @@
 """Why an action is refused: ``explain_refusal`` names the condition with its stable code.
 
 Legality itself is decided in one place (legal.py, ``is_listed``); this module is only asked
-after an action was found not to be listed, to tell the player why. Its checks run in a fixed
+after an action was found not to be listed, to tell the player why. It reads the same options
+of the decision (decision.py: the phase's action kinds, the goods, their cost, the cards the
+piece may go on), so it states no rule of its own about them. Its checks run in a fixed
 order, so a situation always gets the same code (docs/engine.md, errors.py).
 """
 from __future__ import annotations
 
 from .actions import Action
 from .cards import COLOR, COLORS, ICONS, VALUE, describe
+from .coins import is_minimal
+from .decision import KINDS, decide, may_reserve
 from .errors import IllegalAction
-from .legal import goods_cost, reservable, takeable
-from .state import GameState
-
-_PHASE_KINDS = {"token_draft": ("choose_token",), "insurance": ("insure",),
-                "turn": ("buy", "take", "reserve", "pass")}
+from .state import GameState, is_over
 
 
 def explain_refusal(state: GameState, seat: int, action: Action) -> IllegalAction:
@@ -24,13 +24,14 @@ def explain_refusal(state: GameState, seat: int, action: Action) -> IllegalActio
         RuntimeError: no rule explains the refusal, i.e. the engine's legality and its
             explanations disagree (a bug, never the player's fault).
     """
-    if state.phase == "over":
+    if is_over(state):
         return IllegalAction("game_over", "the game is over")
     if seat != state.to_act:
         return IllegalAction("not_your_turn", "it is not your decision")
     kind = action.type
-    if kind not in _PHASE_KINDS[state.phase]:
+    if kind not in KINDS[state.phase]:
         return IllegalAction("wrong_phase", f"a {kind} action is not possible now ({state.phase})")
+    decide(state)
     why = _EXPLAIN.get(kind, _nothing)(state, seat, action)
     if why is None:
         raise RuntimeError(f"engine bug: {action!r} by seat {seat} is not legal, but no rule "
@@ -43,30 +44,31 @@ def _nothing(s: GameState, seat: int, a) -> None:
 
 
 def _take(s: GameState, seat: int, a) -> IllegalAction | None:
-    """R-take-1: only Market cards, not reserved by another player."""
+    """R-take-1: only Market cards (``card_not_in_market``), and of those the goods
+    (``card_reserved``: another player's piece is on it)."""
     if a.card not in s.market:
         return IllegalAction("card_not_in_market", f"the {describe(a.card)} is not in the Market")
-    if a.card not in takeable(s, seat):
+    if a.card not in s._goods:
         return IllegalAction("card_reserved", f"the {describe(a.card)} is reserved by another player")
     return None
 
 
 def _reserve(s: GameState, seat: int, a) -> IllegalAction | None:
-    """R-reserve-1, R-reserve-2: a free piece, on an unreserved Market or Farm card."""
-    if s.reservations[seat] is not None:
+    """R-reserve-1, R-reserve-2: a free piece (``no_reservation_piece``), on a Market or Farm
+    card (``card_not_available``) that is reservable (``card_reserved``: a piece is on it)."""
+    if s._farm is None:
         return IllegalAction("no_reservation_piece", "your Reservation piece is already on a card")
     if a.card not in s.market and a.card not in s.farm:
         return IllegalAction("card_not_available",
                              f"the {describe(a.card)} is not in the Market or the Farm")
-    if a.card not in reservable(s, seat):
+    if not may_reserve(s, a.card):
         return IllegalAction("card_reserved", f"the {describe(a.card)} is already reserved")
     return None
 
 
 def _buy(s: GameState, seat: int, a) -> IllegalAction | None:
     """R-buy-1..3: goods to buy, distinct hand cards, covering the cost, minimal."""
-    goods = takeable(s, seat)
-    if not goods:
+    if not s._goods:
         return IllegalAction("no_goods", "there are no goods you may buy in the Market")
     payment = a.payment
     if len(set(payment)) != len(payment):
@@ -74,11 +76,11 @@ def _buy(s: GameState, seat: int, a) -> IllegalAction | None:
     for c in payment:
         if c not in s.hands[seat]:
             return IllegalAction("card_not_in_hand", f"the {describe(c)} is not in your hand")
-    cost = goods_cost(goods)
+    cost = s._cost
     paid = sum(VALUE[c] for c in payment)
     if paid < cost:
         return IllegalAction("payment_too_small", f"the goods cost {cost}; you offered {paid}")
-    if paid - min(VALUE[c] for c in payment) >= cost:
+    if not is_minimal(paid, min(VALUE[c] for c in payment), cost):
         return IllegalAction("payment_not_minimal",
                              f"the goods cost {cost}; {paid} is more than needed: a card could "
                              "be left out (R-buy-3)")

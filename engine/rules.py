@@ -1,5 +1,6 @@
 """Applying an action: the game's flow (R-setup-5, R-turn, R-buy, R-take, R-reserve, R-pay-6;
-setup is in setup.py, R-pay in payment.py, drawing and refreshes in deck.py).
+setup is in setup.py, R-pay in payment.py, drawing and refreshes in deck.py, a turn's start
+with its options in decision.py).
 
 An action is applied only when it is listed (legal.py ``is_listed``: one legality path);
 otherwise ``explain_refusal`` (refusal.py) names the reason. The effects below therefore
@@ -17,7 +18,8 @@ from .actions import (_KINDS, Action, Buy, ChooseToken, Insure, Pass, Reserve, T
 from .cards import COLOR, COLORS, EDO, NUM_CARDS
 from .deck import refresh
 from .errors import IllegalAction
-from .legal import goods_cost, is_listed, turn_goods
+from .decision import decide, may_reserve, turn
+from .legal import is_listed
 from .refusal import explain_refusal
 from .state import GameState
 
@@ -54,42 +56,29 @@ def _guarded(state, seat, action, ev):
         cls = type(action)
     if type(seat) is not int or (seat != state.to_act and not 0 <= seat < state.num_players):
         raise IllegalAction("malformed", "no such seat")        # (the seat to act is one)
+    if state._goods is None:                     # the options of the decision (known
+        decide(state)                            # when the turn's start worked them out)
     if cls is Take:                              # (the class: cheaper than ``action.type``)
-        # ``is_listed`` for a take, inline (the commonest action): a card the active player
-        # may take.
-        if seat != state.to_act or state.phase != "turn":
-            raise explain_refusal(state, seat, action)
-        goods = state._goods
-        if goods is None:
-            goods = turn_goods(state, seat)
-        if action.card not in goods:
+        # ``is_listed`` for a take, inline (the commonest action): one of the goods of the
+        # seat to act (none outside a turn).
+        if seat != state.to_act or action.card not in state._goods:
             raise explain_refusal(state, seat, action)
         s = state.copy()
         _take(s, seat, action, ev)
         return s
     if cls is Reserve:
-        # ``is_listed`` for a reserve, inline: the active player's piece is free and the card
-        # an unreserved Market or Farm card (``reservable``). With its piece free, the
-        # player's goods are the unreserved Market cards (no comparison with free pieces).
-        card = action.card
-        res = state.reservations
-        if seat != state.to_act or state.phase != "turn" or res[seat] is not None:
-            raise explain_refusal(state, seat, action)
-        goods = state._goods
-        if goods is None:
-            goods = turn_goods(state, seat)
-        if card not in goods and (card not in state.farm or card in res):
+        # ``is_listed`` for a reserve, inline: a card the piece of the seat to act may go on.
+        if seat != state.to_act or not may_reserve(state, action.card):
             raise explain_refusal(state, seat, action)
         s = state.copy()
         _reserve(s, seat, action, ev)
         return s
-    # ``was_listed``, inline: a buy or insure object listed for this very state.
+    # A buy or insure object listed for this very state is listed (``Action._of``).
     if (action._of is not state or seat != state.to_act) and not is_listed(state, seat, action):
         raise explain_refusal(state, seat, action)
     s = state.copy()
     if cls is Buy:
-        goods = state._goods
-        _buy(s, seat, action, ev, turn_goods(state, seat) if goods is None else goods)
+        _buy(s, seat, action, ev, state._goods, state._cost)
     else:
         _EFFECTS[cls](s, seat, action, ev)
     return s
@@ -106,7 +95,7 @@ def _choose_token(s: GameState, seat: int, action, ev) -> None:
         ev.append({"type": "token_chosen", "seat": seat, "color": COLORS[color], "visible_to": None})
     nxt = (seat + 1) % s.num_players
     if nxt == s.start_player:
-        _begin_turn(s, s.start_player, ev)
+        turn(s, s.start_player, ev, True)                   # R-setup-6
     else:
         s.to_act = nxt
 
@@ -129,7 +118,7 @@ def _take(s: GameState, seat: int, action, ev) -> None:
     s.passes = 0
     if ev is not None:
         ev.append({"type": "take", "seat": seat, "card": card, "visible_to": None})
-    _begin_turn(s, (s.turn + 1) % s.num_players, ev)                    # ``_next_turn``
+    turn(s, (s.turn + 1) % s.num_players, ev, True)                     # ``_next_turn``
 
 
 def _reserve(s: GameState, seat: int, action, ev) -> None:
@@ -143,7 +132,7 @@ def _reserve(s: GameState, seat: int, action, ev) -> None:
     if ev is not None:
         where = "market" if card in s.market else "farm"
         ev.append({"type": "reserve", "seat": seat, "card": card, "where": where, "visible_to": None})
-    _begin_turn(s, (s.turn + 1) % s.num_players, ev)                    # ``_next_turn``
+    turn(s, (s.turn + 1) % s.num_players, ev, True)                     # ``_next_turn``
 
 
 def _to_discard(s: GameState, seat: int, cards: tuple[int, ...]) -> None:
@@ -158,10 +147,12 @@ def _to_discard(s: GameState, seat: int, cards: tuple[int, ...]) -> None:
     s.discard = s.discard + cards
 
 
-def _buy(s: GameState, seat: int, action, ev, goods: tuple[int, ...] | list[int]) -> None:
+def _buy(s: GameState, seat: int, action, ev, goods: tuple[int, ...] | list[int],
+         cost: int) -> None:
     """R-buy: buy every Market good not reserved by another player with a minimal payment
     (R-buy-1..3, checked by ``is_listed``); move the ships; pay out if a ship reached Edo;
-    then refresh. ``goods``: ``takeable`` before the purchase (R-buy-1)."""
+    then refresh. ``goods`` and ``cost``: the goods before the purchase (R-buy-1) and their
+    cost (R-buy-2), from the options of the decision (decision.py)."""
     payment = action._payment        # (the slot behind the property)   R-buy-1: goods
     _to_discard(s, seat, payment)                                # R-buy-4
     uninsured = _UNINSURED
@@ -191,7 +182,7 @@ def _buy(s: GameState, seat: int, action, ev, goods: tuple[int, ...] | list[int]
     s.passes = 0
     if ev is not None:
         ev.append({"type": "buy", "seat": seat, "goods": list(goods), "payment": list(payment),
-                   "cost": goods_cost(goods), "visible_to": None})        # R-buy-2
+                   "cost": cost, "visible_to": None})                     # R-buy-2
     ships = list(s.ships)                                        # R-buy-5
     for col in _COLOURS:
         n = counts[col]
@@ -256,33 +247,9 @@ def _pass(s: GameState, seat: int, action, ev) -> None:
 
 
 def _next_turn(s: GameState, ev) -> None:
-    """R-turn-4: the next player clockwise takes a turn."""
-    _begin_turn(s, (s.turn + 1) % s.num_players, ev)
-
-
-def _begin_turn(s: GameState, seat: int, ev) -> None:
-    """Start ``seat``'s turn; R-turn-1: refresh first when the Market holds no card that
-    the player may take. R-turn-1a: this happens as the turn begins, inside the action that
-    ended the previous turn, so a state in phase "turn" is already refreshed."""
-    s.phase = "turn"
-    s.turn = seat
-    s.to_act = seat
-    if ev is not None:
-        ev.append({"type": "turn_started", "seat": seat, "visible_to": None})
-    market = s.market                                # ``goods_of``, inline: the Market
-    res = s.reservations                             # without the cards others reserved
-    own = res[seat]
-    left = None
-    for card in res:                 # (``is not own``: the seat's own entry of ``res``, the
-        if card is not None and card is not own and card in market:   # pieces' cards differ)
-            if left is None:
-                left = list(market)
-            left.remove(card)
-    goods = market if left is None else left        # (a list: no tuple needed)
-    if goods:
-        s._goods = goods              # the last change to this state: remembered for it
-    else:
-        refresh(s, ev)
+    """R-turn-4: the next player clockwise takes a turn (it begins with its options and,
+    R-turn-1, a refresh when there is nothing to take: ``decision.turn``)."""
+    turn(s, (s.turn + 1) % s.num_players, ev, True)
 
 
 _COLOURS = range(4)

@@ -55,13 +55,12 @@ class GameState:
     ``Game``).
     """
 
-    # Not part of the state (never compared, not in the JSON): what the engine already worked
-    # out for this very state, so it is not worked out twice (legal.py). ``_goods``: the
-    # Market cards the active player may take (a tuple, or a list that nothing changes, when
-    # others' pieces are on Market cards), set as the turn begins. Every new
-    # state starts with None, and a state is never changed once the action that made it
-    # returns, so it never goes stale.
-    __slots__ = _SLOTS + ("_goods",)
+    # Not part of the state (never compared, not in the JSON): the options of the decision
+    # it waits for, worked out once for this very state (decision.py: ``_goods``, None until
+    # they are, ``_cost``, ``_farm``, ``_listed``, ``_choices``), set as a turn begins or on
+    # the first question about them. Every new state starts with ``_goods`` None, and a
+    # state is never changed once the action that made it returns, so they never go stale.
+    __slots__ = _SLOTS + ("_goods", "_cost", "_farm", "_listed", "_choices")
 
     seed = property(attrgetter("_game.seed"))
     rules_version = property(attrgetter("_game.rules_version"))
@@ -108,13 +107,6 @@ class GameState:
     def __repr__(self) -> str:
         return (f"<GameState {self.num_players}p phase={self.phase} to_act={self.to_act} "
                 f"deck={len(self.deck)} market={list(self.market)} farm={list(self.farm)}>")
-
-    def reserved_by(self, card: int) -> int | None:
-        """The seat whose Reservation piece is on ``card``, or None (R-reserve)."""
-        for seat, reserved in enumerate(self.reservations):
-            if reserved == card:
-                return seat
-        return None
 
     def vp(self, seat: int) -> int:
         """That seat's VP count: VP cards plus substitutes (R-pay-2)."""
@@ -175,6 +167,11 @@ class GameState:
             raise
         except (TypeError, KeyError, AttributeError, IndexError) as exc:
             raise ValueError(f"malformed state: {exc!r}") from None
+
+
+def is_over(state: GameState) -> bool:
+    """Whether the game has ended (R-end-1): phase "over", nobody to act."""
+    return state.phase == "over"
 
 
 def _int(value, lo: int | None = None, hi: int | None = None, what: str = "value") -> int:
