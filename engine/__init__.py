@@ -12,7 +12,7 @@ from .legal import legal_actions
 from .rules import apply_action, play
 from .result import game_result
 from .setup import new_game
-from .state import RULES_VERSION, RULES_VERSIONS, GameState
+from .state import RULES_VERSION, RULES_VERSIONS, GameState, is_over
 from .views import player_view, visible_events
 
 __all__ = [
@@ -34,6 +34,7 @@ __all__ = [
     "action_from_json",
     "apply_action",
     "game_result",
+    "is_over",
     "legal_actions",
     "new_game",
     "play",

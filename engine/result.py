@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from .cards import COLORS, TOKENS_TO_END
-from .state import GameState
+from .state import GameState, is_over
 
 
 def game_result(state: GameState, events: Iterable[dict]) -> dict:
@@ -34,7 +34,7 @@ def game_result(state: GameState, events: Iterable[dict]) -> dict:
 
     Ranks follow R-end-2: more VPs first, then more Achievement tokens; players equal on both
     share a rank (1 + the number of players strictly ahead)."""
-    if state.phase != "over" or state.winners is None:
+    if not is_over(state) or state.winners is None:
         raise ValueError("the game is not over")
     n = state.num_players
     sales: list[list[dict]] = [[] for _ in range(n)]

@@ -13,7 +13,7 @@ import statistics
 import time
 from collections import Counter
 
-from . import legal_actions, new_game, play
+from . import is_over, legal_actions, new_game, play
 
 
 def play_random_game(num_players: int, seed: int, rng: random.Random, max_steps: int = 100_000):
@@ -25,7 +25,7 @@ def play_random_game(num_players: int, seed: int, rng: random.Random, max_steps:
     state = new_game(num_players, seed)
     events: list[dict] = []
     for _ in range(max_steps):
-        if state.phase == "over":
+        if is_over(state):
             return state, events
         seat = state.to_act
         state, ev = play(state, seat, rng.choice(legal_actions(state, seat)))

@@ -5,7 +5,7 @@ Also ``visible_events``, the same rule for the events of ``play``.
 from __future__ import annotations
 
 from .cards import COLORS
-from .state import GameState
+from .state import GameState, is_over
 
 
 def player_view(state: GameState, seat: int | None) -> dict:
@@ -25,7 +25,7 @@ def player_view(state: GameState, seat: int | None) -> dict:
     n = state.num_players
     if seat is not None and (type(seat) is not int or not 0 <= seat < n):
         raise ValueError("no such seat")
-    over = state.phase == "over"
+    over = is_over(state)
     reserved = {card: p for p, card in enumerate(state.reservations) if card is not None}
     players = []
     for p in range(n):
