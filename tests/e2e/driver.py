@@ -3,8 +3,9 @@ its own WebSocket (the protocol a browser uses, docs/protocol.md) with a simple 
 sees only that seat's player view, until a wanted moment (a payment, a Black Tide, the end).
 A browser page then joins the same seat with the seat's cookie and shows that moment.
 
-Used by tests/e2e/test_screenshots.py and test_visual.py to reach game states that random
-play through the UI reaches only slowly."""
+Used by tests/e2e/test_screenshots.py, test_visual.py and test_rematch.py to reach game
+states that random play through the UI reaches only slowly. Card colours, values, icons and
+payments come from the engine's public API (as in helpers.py), not from rules written here."""
 from __future__ import annotations
 
 import json
@@ -14,34 +15,10 @@ from typing import Callable
 import httpx
 from websockets.sync.client import connect
 
-COLORS = ["red", "blue", "yellow", "green"]
+from engine import CARD_COLORS, CARD_ICONS, CARD_VALUES, COLORS, cheapest_payment
 
-
-def value(card: int) -> int:
-    """Card value from its id (docs/engine.md: id % 27 → 2, 3 or 5)."""
-    r = card % 27
-    return 2 if r <= 10 else 3 if r <= 19 else 5
-
-
-def icons(card: int) -> int:
-    """Insurance icons on a card (R-comp-2): 2 on a 2, 1 on a 3, 0 on a 5."""
-    return {2: 2, 3: 1, 5: 0}[value(card)]
-
-
-def minimal_payment(hand: list[int], cost: int) -> list[int] | None:
-    """A payment covering `cost` from which no card can be removed (R-buy-3), or None."""
-    if sum(map(value, hand)) < cost:
-        return None
-    pay: list[int] = []
-    for card in sorted(hand, key=value, reverse=True):
-        if sum(map(value, pay)) >= cost:
-            break
-        pay.append(card)
-    while True:
-        spare = next((c for c in sorted(pay, key=value) if sum(map(value, pay)) - value(c) >= cost), None)
-        if spare is None:
-            return pay
-        pay.remove(spare)
+value = CARD_VALUES.__getitem__    # card id -> 2, 3 or 5 (R-comp-1)
+icons = CARD_ICONS.__getitem__     # card id -> insurance icons (R-comp-2)
 
 
 def insure_choice(view: dict) -> dict:
@@ -50,9 +27,10 @@ def insure_choice(view: dict) -> dict:
     discard, goods = [], []
     for c in view.get("sinking") or []:
         ci = COLORS.index(c)
-        risk = sorted((g["card"] for g in me["goods"] if not g["insured"] and g["card"] // 27 == ci),
-                      key=value, reverse=True)
-        cards = sorted((h for h in me.get("hand") or [] if h // 27 == ci and icons(h)), key=icons, reverse=True)
+        risk = sorted((g["card"] for g in me["goods"]
+                       if not g["insured"] and CARD_COLORS[g["card"]] == ci), key=value, reverse=True)
+        cards = sorted((h for h in me.get("hand") or [] if CARD_COLORS[h] == ci and icons(h)),
+                       key=icons, reverse=True)
         if risk and cards:
             discard.append(cards[0])
             goods += risk[:icons(cards[0])]
@@ -71,7 +49,7 @@ def greedy(view: dict) -> dict:
     mine = [m["card"] for m in view["market"] if m["reserved_by"] in (None, seat)]
     free = [m["card"] for m in view["market"] + view["farm"] if m["reserved_by"] is None]
     if mine:
-        pay = minimal_payment(me["hand"], sum(map(value, mine)))
+        pay = cheapest_payment(me["hand"], sum(map(value, mine)))
         if pay is not None:
             return {"type": "buy", "payment": pay}
         # Now and then a Reservation piece goes on the Market's best card (others see it).
