@@ -9,11 +9,14 @@ a stored game (`rooms.rules_version` = the engine rules it runs under; docs/depl
 """
 from __future__ import annotations
 
+import json
+import zlib
 from datetime import UTC, datetime
 from typing import Any
 
+import orjson
 from sqlalchemy import (JSON, false, true, BigInteger, Boolean, CheckConstraint, DateTime, ForeignKey, Index,
-                        Integer, Select, String, UniqueConstraint, select)
+                        Integer, LargeBinary, Select, String, TypeDecorator, UniqueConstraint, select)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -24,6 +27,41 @@ def utcnow() -> datetime:
 
 class Base(DeclarativeBase):
     """Declarative base of all tables."""
+
+
+def pack_json(value: Any) -> bytes:
+    """`value` as stored in a packed column: its compact JSON text (UTF-8: orjson's, or
+    `json.dumps`'s with non-ASCII escaped for what orjson refuses, such as a lone surrogate),
+    compressed with zlib (RFC 1950, level 6: ~1 ms for a whole game's log)."""
+    try:
+        text = orjson.dumps(value)
+    except TypeError:  # orjson.JSONEncodeError
+        text = json.dumps(value, separators=(",", ":"), ensure_ascii=True).encode("ascii")
+    return zlib.compress(text, 6)
+
+
+def unpack_json(data: bytes) -> Any:
+    """The value of a packed column (`pack_json`)."""
+    return json.loads(zlib.decompress(data))
+
+
+class PackedJSON(TypeDecorator):
+    """A JSON value stored compressed (`pack_json`: BLOB on SQLite, bytea on PostgreSQL).
+
+    For values written once and read whole, such as a finished game's log (`GameRow.log`),
+    whose JSON repeats the same keys and event types in every entry: SQLite stores JSON text
+    as it is, and PostgreSQL's TOAST compresses a large `json` value less (a four-player log:
+    45 KB of JSON, ~12 KB in TOAST, ~6 KB packed; docs/performance.md "Stored size of a
+    game"). Readable without this code: zlib, then JSON."""
+
+    impl = LargeBinary
+    cache_ok = True
+
+    def process_bind_param(self, value: Any, dialect) -> bytes | None:
+        return None if value is None else pack_json(value)
+
+    def process_result_value(self, value: bytes | None, dialect) -> Any:
+        return None if value is None else unpack_json(value)
 
 
 class Room(Base):
@@ -104,13 +142,15 @@ class ActionRow(Base):
 
     __tablename__ = "actions"
     __table_args__ = (
+        # Also the index of room_id (its first column): lookups and the cascade from rooms use it
+        # (migration 0009 dropped the separate ix_actions_room_id).
         UniqueConstraint("room_id", "version", name="uq_actions_room_version"),
         # An action id is applied at most once per seat (migration 0002; docs/protocol.md).
         UniqueConstraint("room_id", "seat", "action_id", name="uq_actions_room_seat_action_id"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
     version: Mapped[int] = mapped_column(Integer)
     action_id: Mapped[str] = mapped_column(String(128))
     seat: Mapped[int] = mapped_column(Integer)
@@ -120,13 +160,16 @@ class ActionRow(Base):
 
 
 class GameRow(Base):
-    """A finished game of a room, kept when the room plays again (app/records.py reads it).
+    """A finished game of a room (app/records.py reads it): stored when the room plays again,
+    or earlier, once the game is over, by `records.compact_finished` (then the room is still
+    `over` at this `number`, and its action rows are gone: this row is the game's log).
 
     `number` = the game's number in its room (1, 2, ...; unique per room: a rematch inserts
     the finished game once, however many requests cross); `players` = [{"seat", "name",
-    "bot_level"}] at the end; `log` = [{"version", "seat", "action_id", "action", "events",
-    "at"}] (every event, private ones too: the game is over); `final_state` = the engine's
-    full state JSON at the end."""
+    "bot_level", "computer"}] at the end; `log` = [{"version", "seat", "action_id", "action",
+    "events", "at"}] (every event, private ones too: the game is over), stored packed in the
+    column `packed_log` (`PackedJSON`: zlib of the JSON; migration 0009, before it a `log`
+    JSON column of the same list); `final_state` = the engine's full state JSON at the end."""
 
     __tablename__ = "games"
     __table_args__ = (UniqueConstraint("room_id", "number", name="uq_games_room_number"),)
@@ -138,7 +181,7 @@ class GameRow(Base):
     seed: Mapped[int] = mapped_column(BigInteger)
     num_players: Mapped[int] = mapped_column(Integer)
     players: Mapped[list] = mapped_column(JSON)
-    log: Mapped[list] = mapped_column(JSON, deferred=True)
+    log: Mapped[list] = mapped_column("packed_log", PackedJSON, deferred=True)
     final_state: Mapped[dict] = mapped_column(JSON, deferred=True)
     started_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     ended_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)

@@ -1,9 +1,12 @@
 """The record of a finished game: JSON (docs/record.schema.json), a readable text log, a replay.
 
-A room's finished games are the rows of `games` (kept when the room played again) and, while
-the room shows it, the current game once it is over (its snapshot and action log). Nothing
-here answers for a game that is still running or not started: `409 game_not_over` — the
-record holds every hand and the deck, so it exists only after the end (R-info-3).
+A room's finished games are the rows of `games` and, while the room shows it, the current game
+once it is over: either still as its snapshot and action rows (as the game's actions stored
+them), or already compacted into its `games` row (`compact_finished`: the room stays `over`,
+its action rows are gone; the row's log is stored packed, app/models.py `PackedJSON`). A
+rematch stores the finished game in `games` unless it is there already. Nothing here answers
+for a game that is still running or not started: `409 game_not_over` — the record holds every
+hand and the deck, so it exists only after the end (R-info-3).
 
 Every function takes an open session and never commits.
 """
@@ -11,9 +14,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, exists, select
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import undefer
+from sqlalchemy.orm import selectinload, undefer
 
 import engine
 
@@ -41,8 +45,11 @@ def _players(room: Room) -> list[dict]:
 
 
 async def _current_log(session: AsyncSession, room: Room) -> list[dict]:
-    rows = (await session.scalars(select(ActionRow).where(ActionRow.room_id == room.id)
-                                  .options(undefer(ActionRow.events)).order_by(ActionRow.version))).all()
+    """The room's action rows as the log of a record (Core rows: no ORM objects for a whole game)."""
+    a = ActionRow.__table__
+    rows = (await session.execute(select(a.c.version, a.c.seat, a.c.action_id, a.c.action, a.c.events,
+                                         a.c.created_at).where(a.c.room_id == room.id)
+                                  .order_by(a.c.version))).all()
     return [{"version": r.version, "seat": r.seat, "action_id": r.action_id, "action": r.action,
              "events": r.events, "at": iso(r.created_at)} for r in rows]
 
@@ -55,22 +62,67 @@ def _stamp(ts) -> str | None:
     return None if ts is None else iso(ts)
 
 
-async def finished_game_row(session: AsyncSession, room: Room) -> GameRow:
-    """The room's finished current game as a `games` row (not added to the session): number =
-    `room.game_no`, the players as seated at the end, the action log with times and events,
-    the final state. The rematch (app/rematch.py) adds it only after its version-guarded UPDATE
-    won, so one request per game stores it; the unique (room_id, number) refuses a second."""
+async def _archived_number(session: AsyncSession, room: Room) -> bool:
+    """True when the room's current game is in `games` already (compacted when it ended)."""
+    return await session.scalar(select(exists().where(GameRow.room_id == room.id,
+                                                      GameRow.number == room.game_no)))
+
+
+async def finished_game_values(session: AsyncSession, room: Room) -> dict | None:
+    """The room's finished current game as the values of its `games` row, or None when that row
+    exists already (`compact_finished` stored it): number = `room.game_no`, the players as
+    seated at the end, the action log with times and events, the final state. Read before the
+    rematch's UPDATE clears the room's game columns; `store_game` inserts it."""
+    if await _archived_number(session, room):
+        return None
     log = await _current_log(session, room)
     ended = datetime.fromisoformat(log[-1]["at"].rstrip("Z")) if log else None
-    return GameRow(room_id=room.id, number=room.game_no, rules_version=room.rules_version,
-                   seed=room.seed, num_players=room.num_players, players=_players(room), log=log,
-                   final_state=await _current_state(session, room), started_at=room.started_at,
-                   ended_at=ended)
+    return {"room_id": room.id, "number": room.game_no, "rules_version": room.rules_version,
+            "seed": room.seed, "num_players": room.num_players, "players": _players(room), "log": log,
+            "final_state": await _current_state(session, room), "started_at": room.started_at,
+            "ended_at": ended}
+
+
+async def store_game(session: AsyncSession, values: dict) -> None:
+    """Insert a finished game's `games` row (`finished_game_values`) unless the room already
+    has one of that number: the rematch and `compact_finished` may cross (two processes on
+    PostgreSQL), and both build the same row from the same action rows, so the first one
+    stored stays (`INSERT … ON CONFLICT (room_id, number) DO NOTHING`)."""
+    insert = postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert
+    await session.execute(insert(GameRow).values(**values)
+                          .on_conflict_do_nothing(index_elements=["room_id", "number"]))
 
 
 async def drop_current_log(session: AsyncSession, room: Room) -> None:
     """Delete the room's action rows (archived): the next game's versions and ids start afresh."""
     await session.execute(delete(ActionRow).where(ActionRow.room_id == room.id))
+
+
+async def compact_finished(session: AsyncSession, room_id: int) -> bool:
+    """Once a room's game is over: store it as its `games` row (number = `game_no`, log packed)
+    and delete its action rows, which a finished game no longer needs (docs/performance.md
+    "Stored size of a game": ~51 KB → ~11 KB for a four-player game on SQLite). The room stays
+    `over` with its snapshot; the table is loaded from the snapshot and this row's log
+    (app/live/store.py `read_log`), records and replays read the row. → True when this call
+    compacted it; False when the room is not over, is gone, or was compacted already.
+
+    Meant for the end of a game, under the room's lock (the caller commits): six statements,
+    10–20 ms with the session and commit on the shared 2-core VM (packing ~1 ms of it), once
+    per game, nothing for any other action. Safe against a crossing
+    rematch: the row is inserted only if missing (`store_game`), and the action rows are
+    deleted only while the room is still over at that game (a rematch that won meanwhile has
+    archived and dropped them)."""
+    room = await session.scalar(select(Room).where(Room.id == room_id).options(selectinload(Room.seats))
+                                .execution_options(populate_existing=True))
+    if room is None or room.status != "over" or room.seed is None:
+        return False
+    values = await finished_game_values(session, room)
+    if values is None:
+        return False
+    await store_game(session, values)
+    still_over = exists().where(Room.id == room.id, Room.status == "over", Room.game_no == room.game_no)
+    await session.execute(delete(ActionRow).where(ActionRow.room_id == room.id, still_over))
+    return True
 
 
 def _summary(number: int, players: list[dict], state: dict, started, ended) -> dict:
@@ -85,7 +137,7 @@ async def finished_games(session: AsyncSession, room: Room) -> dict:
                                   .options(undefer(GameRow.final_state)).order_by(GameRow.number))).all()
     games = [_summary(g.number, g.players, g.final_state, _stamp(g.started_at), _stamp(g.ended_at))
              for g in rows]
-    if room.status == "over":
+    if room.status == "over" and all(g.number != room.game_no for g in rows):   # not compacted
         log = await _current_log(session, room)
         games.append(_summary(room.game_no, _players(room), await _current_state(session, room),
                               _stamp(room.started_at), log[-1]["at"] if log else None))
@@ -97,21 +149,21 @@ async def game_record(session: AsyncSession, room: Room, number: int) -> dict:
 
     404 `game_not_found` for a number the room never had; 409 `game_not_over` for the current
     game before its end (nothing of a running game is in any record)."""
-    if number == room.game_no:
-        if room.status != "over":
-            raise ApiError(409, "game_not_over", "The game is not over yet.")
+    if number == room.game_no and room.status != "over":
+        raise ApiError(409, "game_not_over", "The game is not over yet.")
+    g = await session.scalar(select(GameRow).where(GameRow.room_id == room.id, GameRow.number == number)
+                             .options(undefer(GameRow.log), undefer(GameRow.final_state)))
+    if g is not None:   # an earlier game, or the current one compacted at its end
+        log, players, state = g.log, g.players, g.final_state
+        started, ended = _stamp(g.started_at), _stamp(g.ended_at)
+        rules_version, seed, n = g.rules_version, g.seed, g.num_players
+    elif number == room.game_no:   # over, still as its action rows
         log = await _current_log(session, room)
         players, state = _players(room), await _current_state(session, room)
         started, ended = _stamp(room.started_at), (log[-1]["at"] if log else None)
         rules_version, seed, n = room.rules_version, room.seed, room.num_players
     else:
-        g = await session.scalar(select(GameRow).where(GameRow.room_id == room.id, GameRow.number == number)
-                                 .options(undefer(GameRow.log), undefer(GameRow.final_state)))
-        if g is None:
-            raise ApiError(404, "game_not_found", "This room has no such game.")
-        log, players, state = g.log, g.players, g.final_state
-        started, ended = _stamp(g.started_at), _stamp(g.ended_at)
-        rules_version, seed, n = g.rules_version, g.seed, g.num_players
+        raise ApiError(404, "game_not_found", "This room has no such game.")
     final = engine.GameState.from_json(state)
     events = [e for a in log for e in a["events"]]
     return {

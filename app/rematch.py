@@ -3,7 +3,8 @@
 A finished room moves on to its next game with ONE version-guarded UPDATE (`status = 'over'
 AND game_no = n` → waiting, `game_no = n + 1`): however many requests cross — every player at
 once, one player twice, two tabs, two server processes on PostgreSQL — exactly one of them
-matches, archives the finished game (app/records.py, unique per room and number) and clears the
+matches, archives the finished game (app/records.py, unique per room and number; nothing to
+store when it was compacted at its end already) and clears the
 seats' `ready`; the others find the room already waiting for game n + 1 and only say that their
 player is in. Then each player says they are in (`ready`) or leaves their seat; newcomers may
 take free seats; the host starts as before (app/rooms.py `start_game`).
@@ -17,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from .errors import ApiError
 from .models import Room, Seat
-from .records import drop_current_log, finished_game_row
+from .records import drop_current_log, finished_game_values, store_game
 from .rooms import HOST_SEAT
 
 
@@ -32,14 +33,15 @@ async def play_again(session: AsyncSession, room: Room, seat: Seat, game: int | 
     last finished game (a repeated click that arrives after the next game began)."""
     if room.status == "over" and game in (None, room.game_no):
         number = room.game_no
-        finished = await finished_game_row(session, room)
+        finished = await finished_game_values(session, room)  # read before the UPDATE clears it
         result = await session.execute(
             update(Room).where(Room.id == room.id, Room.status == "over", Room.game_no == number)
             .values(status="waiting", game_no=number + 1, seed=None, state=None, rules_version=None,
                     to_act=None, version=0, num_players=None, started_at=None)
             .execution_options(synchronize_session=False))
         if result.rowcount == 1:
-            session.add(finished)
+            if finished is not None:
+                await store_game(session, finished)
             await drop_current_log(session, room)
             for s in room.seats:
                 if s.token_hash is not None:

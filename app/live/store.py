@@ -5,11 +5,16 @@ by the same UPDATE that bumps the version (`fanout.BUMP_VERSION` with `snapshot_
 action's transaction: app/live/actions.py); the action row holds the action and the events it
 produced. Loading or catching up a game reads these (`read_snapshot`, `read_log`) and never replays the
 log through the engine: what was committed is what every process and every later release loads.
+
+A finished game may have been compacted (app/records.py `compact_finished`): the room is still
+`over` with its snapshot, but its action rows are gone and its log is the `games` row of the
+room's `game_no` (packed). The log readers take the rows from there when the action rows do
+not hold the versions asked for (only then: an ordinary read costs nothing more).
 """
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import Integer, any_, bindparam, select, text
 from sqlalchemy.dialects.postgresql import ARRAY
@@ -17,9 +22,9 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 import engine
 
-from ..models import ActionRow, Room, utcnow
+from ..models import ActionRow, GameRow, Room, utcnow
 
-ROOMS, ACTIONS = Room.__table__, ActionRow.__table__
+ROOMS, ACTIONS, GAMES = Room.__table__, ActionRow.__table__, GameRow.__table__
 
 
 def clock_values(state: Any, limit_s: int | None, now: datetime | None = None) -> dict:
@@ -67,6 +72,38 @@ LOGS = text(
                                               ACTIONS.c.action_id, ACTIONS.c.events)
 
 
+# The packed logs of compacted finished games: the `games` row of each room's current game,
+# while the room is over at it.
+PACKED_LOGS = (select(GAMES.c.room_id, GAMES.c.packed_log)
+               .join(ROOMS, (ROOMS.c.id == GAMES.c.room_id) & (ROOMS.c.game_no == GAMES.c.number))
+               .where(ROOMS.c.id.in_(bindparam("ids", expanding=True)), ROOMS.c.status == "over"))
+
+
+class LogRow(NamedTuple):
+    """A log row taken from a compacted game's packed log, shaped like the action rows read."""
+    room_id: int
+    version: int
+    seat: int
+    action_id: str
+    events: list
+
+
+async def _packed_rows(execute, spans: list[tuple[int, int, int]]) -> dict[int, list[LogRow]]:
+    """The log rows after < version <= upto of the rooms of `spans` = [(room id, after, upto)]
+    whose current game is compacted (`execute`: a session's or connection's) → room id → rows."""
+    want = {room_id: (after, upto) for room_id, after, upto in spans}
+    out: dict[int, list[LogRow]] = {}
+    for room_id, log in (await execute(PACKED_LOGS, {"ids": list(want)})).all():
+        after, upto = want[room_id]
+        out[room_id] = [LogRow(room_id, a["version"], a["seat"], a["action_id"], a["events"])
+                        for a in log if after < a["version"] <= upto]
+    return out
+
+
+def _covers(rows: list, after: int, upto: int) -> bool:
+    return len(rows) == upto - after and (not rows or (rows[0].version == after + 1 and rows[-1].version == upto))
+
+
 async def read_snapshots(conn: AsyncConnection, room_ids: list[int]) -> dict[int, Any]:
     """PostgreSQL: the snapshots (id, seed, version, status, state, turn_at, deadline_at) of
     several rooms in one statement → room id → row (rooms that are gone are missing)."""
@@ -75,7 +112,8 @@ async def read_snapshots(conn: AsyncConnection, room_ids: list[int]) -> dict[int
 
 async def read_logs(conn: AsyncConnection, spans: list[tuple[int, int, int]]) -> dict[int, list]:
     """PostgreSQL: the action rows (room_id, version, seat, action_id, events) of several rooms
-    in one statement, `spans` = [(room id, after, upto)] → room id → its rows with
+    in one statement (those of compacted finished games from their packed logs: one statement
+    more, only when there are any), `spans` = [(room id, after, upto)] → room id → its rows with
     after < version <= upto, in order (unchecked: `check_log` when applying them)."""
     out: dict[int, list] = {}
     if not spans:
@@ -83,6 +121,9 @@ async def read_logs(conn: AsyncConnection, spans: list[tuple[int, int, int]]) ->
     params = {"room_ids": [s[0] for s in spans], "lows": [s[1] for s in spans], "highs": [s[2] for s in spans]}
     for row in (await conn.execute(LOGS, params)).all():
         out.setdefault(row.room_id, []).append(row)
+    short = [s for s in spans if not _covers(out.get(s[0], []), s[1], s[2])]
+    if short:   # compacted finished games (module docstring)
+        out.update(await _packed_rows(conn.execute, short))
     return out
 
 
@@ -98,10 +139,13 @@ async def read_snapshot(session: AsyncSession, room_id: int):
 
 
 async def read_log(session: AsyncSession, room_id: int, after: int, upto: int) -> list:
-    """The action rows (version, seat, action_id, events) with after < version <= upto, in order.
+    """The action rows (version, seat, action_id, events) with after < version <= upto, in order
+    (of a compacted finished game: from its packed log, as `LogRow`s).
 
     Raises RuntimeError when the log does not hold exactly the versions after+1 .. upto."""
     rows = (await session.execute(LOG, {"room_id": room_id, "after": after, "upto": upto})).all()
+    if not _covers(rows, after, upto):   # a compacted finished game (module docstring)
+        rows = (await _packed_rows(session.execute, [(room_id, after, upto)])).get(room_id, rows)
     check_log(room_id, rows, after, upto)
     return rows
 

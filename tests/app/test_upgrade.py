@@ -20,7 +20,7 @@ from sqlalchemy import select, text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 import engine
-from app.models import ActionRow, Room
+from app.models import ActionRow, GameRow, Room
 
 from tests.conftest import ROOT, Server, migrate
 from .helpers import Client
@@ -29,7 +29,8 @@ from .legacy import (LegacyGame, bot_to_act_game, build_at_0002, future_python_e
 
 
 async def _stored(url: str) -> dict[str, tuple]:
-    """code → (status, version, rules_version, state JSON, [events per action])."""
+    """code → (status, version, rules_version, state JSON, [events per action]); a compacted
+    finished game's events from its packed log (migration 0009: no action rows left)."""
     db = create_async_engine(url)
     try:
         async with db.connect() as conn:
@@ -38,6 +39,10 @@ async def _stored(url: str) -> dict[str, tuple]:
             for r in rooms:
                 events = (await conn.execute(select(ActionRow.events).where(ActionRow.room_id == r.id)
                                              .order_by(ActionRow.version))).scalars().all()
+                if r.status == "over" and not events:
+                    log = (await conn.execute(select(GameRow.log).where(
+                        GameRow.room_id == r.id, GameRow.number == r.game_no))).scalar_one()
+                    events = [a["events"] for a in log]
                 out[r.code] = (r.status, r.version, r.rules_version, r.state, list(events))
             return out
     finally:
