@@ -59,6 +59,7 @@ class Committer:
         self._queue: list[Pending] = []
         self._wake = asyncio.Event()
         self._task: asyncio.Task | None = None
+        self._closed = False  # after `close`: no writer starts again
         self.batches = 0     # transactions committed (for the benchmark's figures)
         self.stored = 0      # actions stored
         # The batch straight to the driver (direct_commits.py): SQLite in one process; PostgreSQL
@@ -70,7 +71,10 @@ class Committer:
 
     async def commit(self, pending: Pending) -> bool:
         """Store one action; True once committed, False (nothing stored) when another process
-        committed that version or that (seat, id) first. Database errors are raised."""
+        committed that version or that (seat, id) first. Database errors are raised; after
+        `close`, RuntimeError (nothing stored)."""
+        if self._closed:
+            raise RuntimeError("the server is shutting down")
         pending.done = asyncio.get_running_loop().create_future()
         self._queue.append(pending)
         self._wake.set()
@@ -165,7 +169,10 @@ class Committer:
                 pending.done.set_exception(exc)
 
     async def close(self) -> None:
-        """Stop the writer (after the last action was answered: shutdown drains first)."""
+        """Stop the writer (after the last action was answered: shutdown drains first). For
+        good: a later `commit` raises instead of starting a writer that would take a kept
+        connection nobody closes."""
+        self._closed = True
         self._fail(self._queue, RuntimeError("the server is shutting down"))
         self._queue = []
         if self._task is not None:

@@ -22,10 +22,11 @@ PostgreSQL (asyncpg): the batch is ONE statement on a connection the writer keep
 (`_PG_STORE`, autocommit: the statement is its own transaction): the rooms whose version check
 holds move (with the action's notification in the UPDATE's RETURNING, as `PgFanout.bump_version`
 sends it) and their action rows are inserted; the others store nothing and lose, as they would
-alone. One round trip instead of five (the pool's ping at checkout, BEGIN, UPDATE, INSERT,
-COMMIT). A computer player's action (`bot`), a row of an unusual shape, a unique-constraint
-violation or a broken connection (dropped, then taken again from the pool next time) go the
-SQLAlchemy way of `Committer`.
+alone. One round trip instead of four (BEGIN, UPDATE, INSERT, COMMIT; five while the pool
+still pinged at checkout). A computer player's action (`bot`), a row of an unusual shape, a unique-constraint
+violation or a broken connection (dropped, then taken again from the pool next time; logged as
+one line) go the SQLAlchemy way of `Committer`. One operation at a time uses the kept
+connection (`PostgresDirect._lock`: the statement, a new connection, a drop, the close).
 """
 from __future__ import annotations
 
@@ -43,7 +44,7 @@ from sqlalchemy.util import greenlet_spawn
 
 from ..db import SQLITE_PRAGMAS, json_text
 from ..models import ActionRow
-from .fanout import BUMP_VERSION, Fanout
+from .fanout import BUMP_VERSION, Fanout, describe_error
 from .pg_fanout import CHANNEL
 
 log = logging.getLogger("osaka.commits")
@@ -226,21 +227,52 @@ class SqliteWriter:
 
 
 class PostgresDirect:
-    """PostgreSQL with asyncpg: a batch as one statement on a kept connection (above)."""
+    """PostgreSQL with asyncpg: a batch as one statement on a kept connection (above).
+
+    The kept connection is used by one operation at a time, whoever calls: every use of it (the
+    statement, taking a new one, dropping it, closing it) runs under `_lock`, so a second batch,
+    a close or a reconnect waits for the statement under way instead of meeting it on the same
+    connection. A statement that did not end normally (the connection broke, the batch was
+    cancelled while its statement ran, anything but a unique-constraint refusal) drops the
+    connection before the lock is released: no later batch meets one in an unknown state.
+    After `close` it keeps no connection and stores nothing (`store` → None)."""
 
     def __init__(self, engine: AsyncEngine, fanout: Fanout):
         self.engine = engine
         self.fanout = fanout
         self.conn: Any = None  # the pool's connection (PoolProxiedConnection) kept for the batches
+        self.broken = 0        # kept connections found broken (a restart, pg_terminate_backend, ...)
+        self._lock = asyncio.Lock()
+        self._closed = False
 
     async def store(self, batch: list[Pending]) -> set[int] | None:
         """The batch as `_PG_STORE` → the room ids whose action was stored (the others lost
-        their version check; nothing of theirs was stored), or None (nothing stored) when the
-        batch must go the SQLAlchemy way: a computer player's action, a row of another shape,
-        a unique-constraint violation, a connection that broke (it is invalidated: the pool
-        makes a new one)."""
+        their version check; nothing of theirs was stored), or None (nothing stored, as far as
+        this way knows) when the batch must go the SQLAlchemy way: a computer player's action,
+        a row of another shape, a unique-constraint violation, a connection that is broken or
+        broke during the statement (dropped: the next batch takes a new one from the pool)."""
         if any(p.bot is not None or tuple(p.row) != _ROW_KEYS or tuple(p.bump) != _BUMP_KEYS for p in batch):
             return None
+        columns = self._columns(batch)
+        import asyncpg  # noqa: PLC0415 - only with PostgreSQL
+        async with self._lock:
+            conn = await self._connection()
+            if conn is None:
+                return None
+            try:
+                stored = await conn.driver_connection.fetch(_PG_STORE, *columns)
+            except asyncpg.UniqueViolationError:
+                return None  # a (seat, id) or version stored meanwhile: one transaction each decides
+            except BaseException as exc:
+                self._drop()  # in whatever state the statement left it: never used again
+                if not isinstance(exc, Exception):
+                    raise  # cancelled (shutdown): the connection is gone already
+                self._log_failure(exc)
+                return None
+        return {r[0] for r in stored}
+
+    def _columns(self, batch: list[Pending]) -> list[list]:
+        """`_PG_STORE`'s 14 arrays, one element per action of the batch."""
         columns: list[list] = [[] for _ in range(14)]
         (room_id, old_version, new_version, new_status, state, to_act, turn_at, deadline_at,
          action_id, seat, action, events, created_at, notice) = columns
@@ -260,42 +292,67 @@ class PostgresDirect:
             events.append(json_text(row["events"]))
             created_at.append(row["created_at"])
             notice.append(self.fanout.action_notice(p.code))
-        import asyncpg  # noqa: PLC0415 - only with PostgreSQL
+        return columns
+
+    async def _connection(self) -> Any:
+        """Under `_lock`: the kept connection, or a new one from the pool (which replaces one
+        its server closed, app/db.py) when there is none or the server closed it meanwhile, or None (closed, or the database
+        cannot be reached: the SQLAlchemy way says so)."""
+        if self._closed:
+            return None
+        if self.conn is not None and self.conn.driver_connection.is_closed():
+            self.broken += 1  # its server closed it while it was idle (a restart, pg_terminate_backend)
+            log.warning("the group commit's kept connection was closed by the server; taking a new one")
+            self._drop()
         if self.conn is None:
             try:
-                self.conn = await self.engine.raw_connection()  # (the pool pings it first)
-            except Exception:  # the database cannot be reached: the SQLAlchemy way says so
+                self.conn = await self.engine.raw_connection()
+            except Exception:
                 return None
-        try:
-            stored = await self.conn.driver_connection.fetch(_PG_STORE, *columns)
-        except asyncpg.UniqueViolationError:
-            return None  # a (seat, id) or version stored meanwhile: one transaction each decides
-        except asyncio.CancelledError:
-            self._drop()
-            raise
-        except Exception:  # the connection broke (the database restarted, …): a new one next time
-            log.warning("storing a batch on the kept connection failed; going the pool's way", exc_info=True)
-            self._drop()
-            return None
-        return {r[0] for r in stored}
+        return self.conn
+
+    def _log_failure(self, exc: Exception) -> None:
+        """A broken connection is one warning line; anything else (a bug) keeps its traceback."""
+        if isinstance(exc, _broken_connection_errors()):
+            self.broken += 1
+            log.warning("the group commit's kept connection broke (%s); this batch goes the pool's way, "
+                        "the next takes a new connection", describe_error(exc))
+        else:
+            log.warning("storing a batch on the kept connection failed; going the pool's way", exc_info=exc)
 
     def _drop(self) -> None:
-        """Forget the kept connection: invalidated (closed, never handed out again)."""
+        """Forget the kept connection: invalidated (closed at once, never handed out again)."""
         conn, self.conn = self.conn, None
         if conn is not None:
             with contextlib.suppress(Exception):
                 conn.invalidate()
 
     async def close(self) -> None:
-        """Give the kept connection back to the pool (which rolls back nothing: none is open)."""
-        conn, self.conn = self.conn, None
-        if conn is None:
-            return
-        try:
-            await greenlet_spawn(conn.close)
-        except Exception:
-            with contextlib.suppress(Exception):
-                conn.invalidate()
+        """After the statement under way (if any): give the kept connection back to the pool
+        (which rolls back nothing: none is open); no batch takes one afterwards."""
+        async with self._lock:
+            self._closed = True
+            conn, self.conn = self.conn, None
+            if conn is None:
+                return
+            try:
+                await greenlet_spawn(conn.close)
+            except Exception:
+                with contextlib.suppress(Exception):
+                    conn.invalidate()
+
+
+def _broken_connection_errors() -> tuple[type, ...]:
+    """What asyncpg raises for a connection that cannot be used any more: closed or cut by the
+    server (`ConnectionDoesNotExistError`, SQLSTATE class 08, 57P01 "terminating connection due
+    to administrator command"), closed on this side (`InterfaceError`), or left by such a cut in
+    a state where no statement can start (`InternalClientError`: asyncpg cannot take the
+    server's goodbye, an ErrorResponse on an idle connection, and says "cannot switch to state
+    12; another operation (2) is in progress" until it sees the socket close); and the
+    socket's own errors."""
+    import asyncpg  # noqa: PLC0415 - only with PostgreSQL
+    return (asyncpg.PostgresConnectionError, asyncpg.exceptions.OperatorInterventionError,
+            asyncpg.InterfaceError, asyncpg.exceptions.InternalClientError, OSError, asyncio.TimeoutError)
 
 
 class _DriverStatement:

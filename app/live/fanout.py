@@ -32,6 +32,17 @@ BUMP_VERSION = (update(_ROOMS)
                         turn_at=bindparam("turn_at", type_=_ROOMS.c.turn_at.type),
                         deadline_at=bindparam("deadline_at", type_=_ROOMS.c.deadline_at.type)))
 
+def describe_error(error: BaseException) -> str:
+    """`Type: message` of the driver's error (SQLAlchemy's `orig`, else `error` itself) on one
+    line, at most 200 characters of its message: what a warning about a broken or unreachable
+    database says instead of a traceback."""
+    inner = getattr(error, "orig", None) or error
+    text = " ".join(str(inner).split())
+    if len(text) > 200:
+        text = text[:197] + "..."
+    return f"{type(inner).__name__}: {text}" if text else type(inner).__name__
+
+
 #: Called with {room code: kinds} when other processes changed rooms (kinds ⊆ {"g", "r", "p", "c"}),
 #: what was heard since the last call, coalesced per room (app/live/remote.py).
 RemoteBatch = Callable[[dict[str, set[str]]], Awaitable[None]]

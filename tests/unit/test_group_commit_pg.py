@@ -151,12 +151,13 @@ def test_a_unique_violation_and_a_broken_connection_go_the_sqlalchemy_way(privat
             assert ok == [False, True]
             assert committer._pg.conn is first  # a refusal is no reason to drop the connection
             # The kept connection is cut (a database restart, an idle timeout): the batch is
-            # stored the pool's way, and the next one goes on a new kept connection.
+            # stored the pool's way (or, when the cut was seen before, on a new kept
+            # connection), and the next one goes on a new kept connection.
             pid = first.driver_connection.get_server_pid()
             async with db.connect() as conn:
                 await conn.execute(text("SELECT pg_terminate_backend(:p)"), {"p": pid})
             assert await committer.commit(pending(b, 1, at, code=cb)) is True
-            assert committer._pg.conn is None
+            assert committer._pg.conn is not first and committer._pg.broken == 1
             assert await committer.commit(pending(b, 2, at, code=cb)) is True
             assert committer._pg.conn is not None and committer._pg.conn.driver_connection.get_server_pid() != pid
             await committer.close()
@@ -165,6 +166,158 @@ def test_a_unique_violation_and_a_broken_connection_go_the_sqlalchemy_way(privat
                 assert versions == {a: 1, b: 3}
                 assert await conn.scalar(select(ActionRow.action_id).where(
                     ActionRow.room_id == a, ActionRow.version == 1)) == "same"
+        finally:
+            await db.dispose()
+
+    asyncio.run(scenario())
+
+
+# ------------------------------------------------------------------ issue 28: the kept connection
+# With PostgreSQL's backends killed mid-game (`pg_terminate_backend`) the server logged "storing
+# a batch on the kept connection failed" with a full traceback, once as asyncpg's
+# `InternalClientError: cannot switch to state 12; another operation (2) is in progress`. It was
+# not two tasks on one connection: state 2 is asyncpg's ERROR_CONSUME, where an idle connection
+# stays after PostgreSQL's goodbye (an ErrorResponse, 57P01) until the socket's close is seen;
+# the next statement fails at once. The tests below: a kept connection closed while idle is
+# replaced before it is used, one cut during its statement is one warning line, the kept
+# connection serves one operation at a time whoever asks, and nothing uses it after `close`.
+
+def _kept_warnings(caplog) -> list:
+    return [r for r in caplog.records if r.name == "osaka.commits" and r.levelname == "WARNING"]
+
+
+async def _wait_for(predicate, timeout_s: float = 5.0) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout_s
+    while not await predicate():
+        assert asyncio.get_running_loop().time() < deadline, "timed out"
+        await asyncio.sleep(0.01)
+
+
+def test_a_kept_connection_closed_while_idle_is_replaced_before_use(private_migrated_url, caplog):
+    url = private_migrated_url
+
+    async def scenario():
+        db = make_engine(url)
+        try:
+            (a, ca), = (await _rooms(db, 1)).items()
+            committer = Committer(db, _fanout(url, db))
+            at = datetime(2026, 1, 1)
+            assert await committer.commit(pending(a, 0, at, code=ca)) is True
+            kept = committer._pg.conn.driver_connection
+            pid = kept.get_server_pid()
+            async with db.connect() as conn:
+                await conn.execute(text("SELECT pg_terminate_backend(:p)"), {"p": pid})
+
+            async def seen_closed() -> bool:
+                return kept.is_closed()
+            await _wait_for(seen_closed)
+            caplog.clear()
+            assert await committer.commit(pending(a, 1, at, code=ca)) is True
+            # Stored on a new kept connection, with one line saying why, no traceback.
+            assert committer.batches == 2 and committer._pg.conn.driver_connection.get_server_pid() != pid
+            assert [r.exc_info for r in _kept_warnings(caplog)] == [None]
+            assert committer._pg.broken == 1
+            await committer.close()
+        finally:
+            await db.dispose()
+
+    asyncio.run(scenario())
+
+
+def test_a_kept_connection_cut_during_its_statement_is_one_line(private_migrated_url, caplog):
+    url = private_migrated_url
+
+    async def scenario():
+        db = make_engine(url)
+        admin = await asyncpg.connect(asyncpg_dsn(url))
+        try:
+            (a, ca), = (await _rooms(db, 1)).items()
+            committer = Committer(db, _fanout(url, db))
+            at = datetime(2026, 1, 1)
+            assert await committer.commit(pending(a, 0, at, code=ca)) is True
+            pid = committer._pg.conn.driver_connection.get_server_pid()
+            # The room's row is locked elsewhere: the batch's statement waits on the server ...
+            locker = await asyncpg.connect(asyncpg_dsn(url))
+            tx = locker.transaction()
+            await tx.start()
+            await locker.execute("SELECT 1 FROM rooms WHERE id = $1 FOR UPDATE", a)
+            storing = asyncio.get_running_loop().create_task(committer.commit(pending(a, 1, at, code=ca)))
+
+            async def waiting() -> bool:
+                return await admin.fetchval("SELECT wait_event_type = 'Lock' FROM pg_stat_activity"
+                                            " WHERE pid = $1", pid) is True
+            await _wait_for(waiting)
+            caplog.clear()
+            # ... when PostgreSQL cuts the connection (57P01): the batch goes the pool's way,
+            # which waits for the lock too and stores it once the lock is gone.
+            assert await admin.fetchval("SELECT pg_terminate_backend($1)", pid) is True
+            await _wait_for(lambda: _true(committer._pg.conn is None))
+            await tx.commit()
+            await locker.close()
+            assert await asyncio.wait_for(storing, 10) is True
+            warnings = _kept_warnings(caplog)
+            assert len(warnings) == 1 and warnings[0].exc_info is None
+            assert "broke (ConnectionDoesNotExistError" in warnings[0].getMessage()
+            assert await committer.commit(pending(a, 2, at, code=ca)) is True  # a new kept connection
+            assert committer._pg.conn.driver_connection.get_server_pid() != pid
+            await committer.close()
+        finally:
+            await admin.close()
+            await db.dispose()
+
+    asyncio.run(scenario())
+
+
+async def _true(value: bool) -> bool:
+    return value
+
+
+def test_the_kept_connection_serves_one_operation_at_a_time(private_migrated_url, caplog):
+    url = private_migrated_url
+
+    async def scenario():
+        db = make_engine(url)
+        try:
+            rooms = await _rooms(db, 4)
+            committer = Committer(db, _fanout(url, db))
+            direct = committer._pg
+            at = datetime(2026, 1, 1)
+            # Four callers at once on one PostgresDirect (the writer is one, but nothing else
+            # may meet its statement on the connection either): each statement runs alone.
+            answers = await asyncio.gather(*(direct.store([pending(i, 0, at, code=c)]) for i, c in rooms.items()))
+            assert answers == [{i} for i in rooms]
+            assert not _kept_warnings(caplog) and direct.broken == 0
+            # A close asked for while statements run and wait waits for them (in turn); nothing
+            # takes a connection after it.
+            more = [direct.store([pending(i, 1, at, code=c)]) for i, c in rooms.items()]
+            answers = await asyncio.gather(*more, direct.close())
+            assert answers == [{i} for i in rooms] + [None] and direct.conn is None
+            assert await direct.store([pending(next(iter(rooms)), 2, at)]) is None and direct.conn is None
+            assert db.sync_engine.pool.checkedout() == 0
+            await committer.close()
+        finally:
+            await db.dispose()
+
+    asyncio.run(scenario())
+
+
+def test_after_close_no_writer_starts_and_no_connection_is_kept(private_migrated_url):
+    url = private_migrated_url
+
+    async def scenario():
+        db = make_engine(url)
+        try:
+            (a, ca), = (await _rooms(db, 1)).items()
+            committer = Committer(db, _fanout(url, db))
+            at = datetime(2026, 1, 1)
+            assert await committer.commit(pending(a, 0, at, code=ca)) is True
+            await committer.close()
+            with pytest.raises(RuntimeError):
+                await committer.commit(pending(a, 1, at, code=ca))
+            await asyncio.sleep(0.1)
+            assert committer._pg.conn is None and db.sync_engine.pool.checkedout() == 0
+            async with db.connect() as conn:
+                assert await conn.scalar(select(Room.version).where(Room.id == a)) == 1
         finally:
             await db.dispose()
 
