@@ -23,6 +23,16 @@ SQLITE_WAL_LIMIT_BYTES = 64 * 2 ** 20
 #: size limit above. https://www.sqlite.org/pragma.html
 SQLITE_PRAGMAS = ("foreign_keys=ON", "synchronous=NORMAL", f"journal_size_limit={SQLITE_WAL_LIMIT_BYTES}")
 RETRY_AFTER_S = 5  # `Retry-After` of a 503 `unavailable` (the database cannot be reached)
+#: PostgreSQL: the connections one server process's pool holds at most. Each is opened when the
+#: work at that moment needs it and then KEPT (no overflow): SQLAlchemy closes an overflow
+#: connection the moment it comes back, so with its default (5 kept, 10 more on demand)
+#: every burst above five connections (ten rooms of computer players: each bot turn reads
+#: its room and commits on a connection of its own) opened and closed a PostgreSQL backend,
+#: ~7-18 a second, each with its own fork, authentication and statement preparations. The
+#: ceiling is the same 15 as before; a 16th user waits in the pool's queue (`pool_timeout`,
+#: 30 s) as it did. Besides them: the LISTEN connection (app/live/pg_fanout.py).
+#: https://docs.sqlalchemy.org/en/20/core/pooling.html#sqlalchemy.pool.QueuePool
+PG_POOL_SIZE = 15
 
 
 def json_text(value: Any) -> str:
@@ -38,6 +48,7 @@ def make_engine(url: str) -> AsyncEngine:
     """Create the async engine for `url` (``sqlite+aiosqlite://...`` or ``postgresql+asyncpg://...``)."""
     # JSON columns (the action log) are written with orjson: the same text as json.dumps, faster.
     kwargs: dict[str, Any] = {"future": True, "json_serializer": json_text}
+    asyncpg = make_url(url).get_driver_name() == "asyncpg"
     if url.startswith("sqlite"):
         kwargs["connect_args"] = {"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000}
         if make_url(url).database not in (None, "", ":memory:"):
@@ -52,9 +63,25 @@ def make_engine(url: str) -> AsyncEngine:
         # group commit's, every committed session's): the reset event below rolls back only
         # what is open. https://docs.sqlalchemy.org/en/20/core/pooling.html#custom-reset-on-return-schemes
         kwargs["pool_reset_on_return"] = None
+    elif asyncpg:
+        # No ping at checkout: SQLAlchemy's for asyncpg (`pool_pre_ping`) is a transaction of
+        # its own, BEGIN, `;`, ROLLBACK: three round trips per checkout with the connection
+        # idle in transaction between them (the most common state a burst of departures left
+        # in pg_stat_activity, issue 28). A connection its server closed (a restart,
+        # pg_terminate_backend, an idle timeout) is known to asyncpg without asking, from its
+        # socket; `_replace_closed` swaps it for a new one at checkout instead.
+        kwargs.update(pool_size=PG_POOL_SIZE, max_overflow=0)
     else:
-        kwargs["pool_pre_ping"] = True
+        kwargs.update(pool_pre_ping=True, pool_size=PG_POOL_SIZE, max_overflow=0)
     engine = create_async_engine(url, **kwargs)
+    if asyncpg:
+        @event.listens_for(engine.sync_engine, "checkout")
+        def _replace_closed(dbapi_conn, _record, _proxy):
+            # SQLAlchemy's pessimistic disconnect handling: the pool invalidates this one and
+            # checks out a new connection in its place (up to three tries).
+            # https://docs.sqlalchemy.org/en/20/core/pooling.html#disconnect-handling-pessimistic
+            if dbapi_conn.driver_connection.is_closed():
+                raise exc.DisconnectionError("the server closed this connection")
     if url.startswith("sqlite"):
         @event.listens_for(engine.sync_engine, "connect")
         def _sqlite_pragmas(dbapi_conn, _record):  # pragma: no cover - trivial
@@ -111,7 +138,7 @@ def database_unavailable(error: BaseException) -> bool:
     """True when `error` means the database cannot be used right now (stopped, restarting, the
     connection cut, no connection free in time) rather than a bug: the caller answers
     `unavailable` (HTTP 503) and changes nothing; a later try may succeed by itself (new
-    connections are made as needed; `pool_pre_ping` drops dead ones).
+    connections are made as needed; one the server closed is replaced at checkout).
 
     Connecting raises the driver's own errors (`ConnectionRefusedError`, asyncpg's
     `CannotConnectNowError` while PostgreSQL starts); a connection lost mid-query raises

@@ -8,7 +8,9 @@ A process that changes a room sends `pg_notify('osaka_rooms', payload)`:
   notification is delivered only if, and when, the action commits
   (https://www.postgresql.org/docs/current/sql-notify.html);
 - a room change (created, joined, a computer player added, the start, a seat handed to a
-  computer player) and a presence change: right after that change committed.
+  computer player), a presence change and a chat message: right after that change committed,
+  all that were asked for meanwhile in ONE statement (`_NOTIFY_MANY`, its own transaction) on
+  the LISTEN connection (`notify`): no connection of the pool, no transaction per notification.
 
 Payload: ``"<origin> <kind> <room code> [<seats>]"``; `origin` is a random id of the sending
 process (a process ignores its own notifications: it has told its connections already), `kind`
@@ -21,7 +23,9 @@ the new events/state and room summary to its own connections; room changes also 
 lobby feed. What was heard meanwhile is handed over at once, coalesced per room
 (app/live/remote.py: the rooms whose game alone moved are read together). The listener
 reconnects with backoff when its connection drops, and then re-syncs every room it has
-connections for. SQLite has no such channel: there, one process only.
+connections for. One statement at a time runs on the LISTEN connection (its keepalive or a
+batch of notifications: `_on_listen_connection`), and one that does not end normally closes
+it (the listener connects again). SQLite has no such channel: there, one process only.
 """
 from __future__ import annotations
 
@@ -32,10 +36,10 @@ import secrets
 import time
 from typing import Callable
 
-from sqlalchemy import bindparam, func, literal, select
+from sqlalchemy import bindparam, func, literal, text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from .fanout import BUMP_VERSION, Fanout, RemoteBatch
+from .fanout import BUMP_VERSION, Fanout, RemoteBatch, describe_error
 
 log = logging.getLogger("osaka.fanout")
 CHANNEL = "osaka_rooms"
@@ -46,7 +50,10 @@ LISTEN_APP_NAME = "osaka-listen"  # application_name of the LISTEN connection (p
 # An action's version UPDATE with `pg_notify` in its RETURNING: one row when the version moved,
 # and the notification is sent only when the action commits.
 _BUMP_VERSION_NOTIFY = BUMP_VERSION.returning(func.pg_notify(literal(CHANNEL), bindparam("notify_payload")))
-_NOTIFY = select(func.pg_notify(literal(CHANNEL), bindparam("payload")))
+# Notifications in one statement, in the order of the array (`notify`): on the LISTEN connection
+# (asyncpg, autocommit) and, while it is not connected, in a transaction of the pool's.
+_NOTIFY_MANY = f"SELECT pg_notify('{CHANNEL}', p) FROM unnest($1::text[]) AS p"
+_NOTIFY_MANY_POOL = text(f"SELECT pg_notify('{CHANNEL}', p) FROM unnest(CAST(:payloads AS text[])) AS p")
 
 
 def asyncpg_dsn(database_url: str) -> str:
@@ -74,6 +81,15 @@ class PgFanout(Fanout):
         # Presence in the other processes: code → origin → (seats, monotonic time heard).
         self._remote: dict[str, dict[str, tuple[frozenset[int], float]]] = {}
         self._tasks: list[asyncio.Task] = []
+        self._listening = None                  # the LISTEN connection (asyncpg) while it listens
+        self._listening_lock = asyncio.Lock()   # one statement at a time on it
+        # Notifications to send: (kind, code) → payload (the latest of each: a room's presence is
+        # what was last said of it), in the order asked; `_sent` is set once they were sent.
+        self._outbox: dict[tuple[str, str], str] = {}
+        self._sent: asyncio.Future | None = None
+        self._outbox_wake = asyncio.Event()
+        self._sender: asyncio.Task | None = None
+        self._closed = False
 
     async def start(self, listen_timeout_s: float = 5.0) -> None:
         """LISTEN in the background (waited for up to `listen_timeout_s`, so a fresh process
@@ -85,13 +101,20 @@ class PgFanout(Fanout):
             await asyncio.wait_for(self.connected.wait(), listen_timeout_s)
 
     async def close(self) -> None:
-        """Stop listening and processing."""
-        for task in self._tasks:
+        """Stop listening, processing and sending (a `notify` waiting for its send returns)."""
+        self._closed = True
+        tasks = self._tasks + ([self._sender] if self._sender is not None else [])
+        for task in tasks:
             task.cancel()
-        for task in self._tasks:
+        for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._tasks.clear()
+        self._sender = None
+        self._outbox.clear()
+        if self._sent is not None and not self._sent.done():
+            self._sent.set_result(None)
+        self._sent = None
 
     # ---------------------------------------------------------------- sending
     def payload(self, kind: str, code: str, seats: set[int] | frozenset[int] | None = None) -> str:
@@ -111,13 +134,80 @@ class PgFanout(Fanout):
         return len((await session.execute(_BUMP_VERSION_NOTIFY, params)).all()) == 1
 
     async def notify(self, kind: str, code: str, seats: set[int] | frozenset[int] | None = None) -> None:
-        """Send one notification in its own (committed) transaction; never raises."""
-        try:
-            async with self.sessions() as session:
-                await session.execute(_NOTIFY, {"payload": self.payload(kind, code, seats)})
-                await session.commit()
-        except Exception:  # the others catch up on the next notification anyway
-            log.warning("could not notify %s of room %s", kind, code, exc_info=True)
+        """Tell the others (after a commit); returns once sent, never raises. Every notification
+        asked for while the previous batch was being sent goes in ONE statement (`_send`), the
+        latest of each (kind, room) only: no pool connection and no transaction per
+        notification (issue 28: a hundred sockets that went at once each sent their presence in
+        a transaction of its own, with a checkout and a ping, and held the pool open in
+        transaction). After `close` (the listener is gone): in a transaction of the pool's."""
+        if self._closed:
+            try:
+                await self._send_through_pool([self.payload(kind, code, seats)])
+            except Exception as exc:
+                log.warning("could not notify the other processes (%s)", describe_error(exc))
+            return
+        key = (kind, code)
+        self._outbox.pop(key, None)
+        self._outbox[key] = self.payload(kind, code, seats)
+        loop = asyncio.get_running_loop()
+        if self._sent is None:
+            self._sent = loop.create_future()
+        sent = self._sent
+        self._outbox_wake.set()
+        if self._sender is None or self._sender.done():
+            self._sender = loop.create_task(self._send_loop(), name="fanout-notify")
+        await asyncio.shield(sent)
+
+    async def _send_loop(self) -> None:
+        """Send what is in the outbox, one batch at a time, until cancelled (`close`)."""
+        while True:
+            await self._outbox_wake.wait()
+            self._outbox_wake.clear()
+            while self._outbox:
+                payloads, self._outbox = list(self._outbox.values()), {}
+                sent, self._sent = self._sent, None
+                try:
+                    await self._send(payloads)
+                except Exception as exc:  # the others catch up on the next notification anyway
+                    log.warning("could not notify the other processes of %d changes (%s)", len(payloads),
+                                describe_error(exc))
+                finally:
+                    if sent is not None and not sent.done():
+                        sent.set_result(None)
+
+    async def _send(self, payloads: list[str]) -> None:
+        """`payloads` in one statement: on the LISTEN connection, else (not listening now, or
+        it broke during the statement: the payloads may go twice, which only costs the others
+        a read) in a transaction of the pool's."""
+        conn = self._listening
+        if conn is not None:
+            try:
+                await self._on_listen_connection(conn, _NOTIFY_MANY, payloads)
+                return
+            except Exception as exc:
+                log.warning("notifying on the LISTEN connection failed (%s); through the pool instead",
+                            describe_error(exc))
+        await self._send_through_pool(payloads)
+
+    async def _send_through_pool(self, payloads: list[str]) -> None:
+        async with self.sessions() as session:
+            await session.execute(_NOTIFY_MANY_POOL, {"payloads": payloads})
+            await session.commit()
+
+    async def _on_listen_connection(self, conn, query: str, *args) -> None:
+        """Run one statement on the LISTEN connection `conn`, alone on it (`_listening_lock`:
+        the keepalive and the notifications never meet there) and within KEEPALIVE_S. A
+        statement that did not end normally (failed, timed out, cancelled) closes `conn`, so
+        nothing ever runs on it in the state that left it; `run` connects again."""
+        async with self._listening_lock:
+            if conn.is_closed():
+                raise ConnectionError("the LISTEN connection is closed")
+            try:
+                async with asyncio.timeout(KEEPALIVE_S):
+                    await conn.execute(query, *args)
+            except BaseException:
+                conn.terminate()
+                raise
 
     # -------------------------------------------------------------- presence
     def remote_codes(self) -> set[str]:
@@ -180,6 +270,7 @@ class PgFanout(Fanout):
                 lost = asyncio.Event()
                 conn.add_termination_listener(lambda _c: lost.set())
                 await conn.add_listener(CHANNEL, self._on_notify)
+                self._listening = conn
                 self.connected.set()
                 delay = 0.5
                 # Anything may have happened while nobody listened: catch up every watched room.
@@ -190,7 +281,7 @@ class PgFanout(Fanout):
                     with contextlib.suppress(asyncio.TimeoutError):
                         await asyncio.wait_for(lost.wait(), KEEPALIVE_S)
                     if not lost.is_set():
-                        await asyncio.wait_for(conn.execute("SELECT 1"), KEEPALIVE_S)
+                        await self._on_listen_connection(conn, "SELECT 1")
                 log.warning("the LISTEN connection was closed; reconnecting")
             except asyncio.CancelledError:
                 raise
@@ -198,6 +289,7 @@ class PgFanout(Fanout):
                 log.warning("LISTEN connection failed (%s); retrying in %.1f s", type(exc).__name__, delay)
             finally:
                 self.connected.clear()
+                self._listening = None
                 if conn is not None:
                     with contextlib.suppress(Exception):
                         conn.terminate()
