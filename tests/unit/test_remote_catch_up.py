@@ -34,6 +34,10 @@ class Recorder:
     def drop(self, *_args) -> None:
         self.closed = True
 
+    def holds(self, seat, holders) -> bool:
+        """It connected with the token of the seat's holder (`Connection.holds`)."""
+        return seat == self.seat
+
 
 async def _move(live, code: str) -> None:
     """One legal move in room `code` through `live` (its table is current)."""
