@@ -144,9 +144,51 @@ def database_unavailable(error: BaseException) -> bool:
     `CannotConnectNowError` while PostgreSQL starts); a connection lost mid-query raises
     SQLAlchemy's `OperationalError`/`InterfaceError` or an invalidated `DBAPIError`
     (https://docs.sqlalchemy.org/en/20/core/pooling.html#dealing-with-disconnects).
-    SQLite's "database is locked" after the busy timeout is an `OperationalError` too."""
+    SQLite's "database is locked" after the busy timeout is an `OperationalError` too.
+    SQLAlchemy 2.1 hands some asyncpg errors on as a plain `DBAPIError`, the driver's error only
+    as its `orig`/`__cause__`: a connection refused while PostgreSQL shuts down ("the database
+    system is shutting down", SQLSTATE 57P03) or cut by it (57P01): those count too, by the
+    driver's error class or an SQLSTATE of class 08 (connection exception) or 57P (operator
+    intervention; https://www.postgresql.org/docs/current/errcodes-appendix.html)."""
     if isinstance(error, _UNREACHABLE):
         return True
-    if isinstance(error, exc.DBAPIError):
-        return error.connection_invalidated or isinstance(error, (exc.OperationalError, exc.InterfaceError))
+    if not isinstance(error, exc.DBAPIError):
+        return False
+    if error.connection_invalidated or isinstance(error, (exc.OperationalError, exc.InterfaceError)):
+        return True
+    for e in error_chain(error):
+        if isinstance(e, _ASYNCPG_OUTAGES):
+            return True
+        state = getattr(e, "sqlstate", None)
+        if isinstance(state, str) and state.startswith(_OUTAGE_SQLSTATES):
+            return True
     return False
+
+
+#: SQLSTATE classes of an unreachable database (see `database_unavailable`).
+_OUTAGE_SQLSTATES = ("08", "57P")
+
+
+def _asyncpg_outages() -> tuple[type, ...]:
+    try:
+        import asyncpg  # noqa: PLC0415 - only with PostgreSQL
+    except ImportError:  # pragma: no cover - asyncpg is a dependency
+        return ()
+    return (asyncpg.PostgresConnectionError, asyncpg.exceptions.OperatorInterventionError,
+            asyncpg.ConnectionDoesNotExistError)
+
+
+_ASYNCPG_OUTAGES = _asyncpg_outages()
+
+
+def error_chain(error: BaseException):
+    """`error`, the driver error a SQLAlchemy error wraps (`orig`), and their causes (at most 16)."""
+    seen: set[int] = set()
+    todo = [error]
+    while todo and len(seen) < 16:
+        e = todo.pop()
+        if e is None or id(e) in seen:
+            continue
+        seen.add(id(e))
+        yield e
+        todo.extend((getattr(e, "orig", None), e.__cause__))

@@ -1,11 +1,9 @@
 """A periodic task meeting a database outage (issue 28): one warning line, not a traceback.
 
-`unavailable(exc)` is app/db.py's `database_unavailable` plus what it does not see: SQLAlchemy
-2.1 hands asyncpg's errors on as a plain `DBAPIError` (not `OperationalError`, its connection
-not invalidated), the asyncpg error only its `__cause__`. So a connection refused while
-PostgreSQL shuts down ("the database system is shutting down", SQLSTATE 57P03) or one it cut
-(57P01 "terminating connection due to administrator command") was taken for a bug, and the turn
-timers' loop logged it with a 146-line traceback every time it looked.
+`unavailable(exc)` is app/db.py's `database_unavailable`, which once missed what SQLAlchemy 2.1
+hands on as a plain `DBAPIError` (a connection refused while PostgreSQL shuts down, SQLSTATE
+57P03, or one it cut, 57P01): the turn timers' loop then logged it with a 146-line traceback
+every time it looked.
 
 `OutageLog` is what such a loop logs: a warning of one line when the database first fails
 (then at most one every `REPEAT_S` while it stays unavailable), an info line when it answers
@@ -16,63 +14,19 @@ from __future__ import annotations
 import logging
 import time
 
-from sqlalchemy import exc as sa_exc
-
-from ..db import database_unavailable
+from ..db import database_unavailable, error_chain
 
 REPEAT_S = 60.0   # while the database stays unavailable, one more warning this often
-#: SQLSTATE classes of an unreachable database: 08 connection exception, 57P operator
-#: intervention (57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot connect now, ...).
-#: https://www.postgresql.org/docs/current/errcodes-appendix.html
-_OUTAGE_SQLSTATES = ("08", "57P")
 
-
-def _asyncpg_outages() -> tuple[type, ...]:
-    try:
-        import asyncpg  # noqa: PLC0415 - only with PostgreSQL
-    except ImportError:  # pragma: no cover - asyncpg is a dependency
-        return ()
-    return (asyncpg.PostgresConnectionError, asyncpg.exceptions.OperatorInterventionError,
-            asyncpg.ConnectionDoesNotExistError)
-
-
-_ASYNCPG_OUTAGES = _asyncpg_outages()
-
-
-def _chain(error: BaseException):
-    """`error`, the driver error a SQLAlchemy error wraps (`orig`), and their causes."""
-    seen: set[int] = set()
-    todo = [error]
-    while todo and len(seen) < 16:
-        e = todo.pop()
-        if e is None or id(e) in seen:
-            continue
-        seen.add(id(e))
-        yield e
-        todo.extend((getattr(e, "orig", None), e.__cause__))
-
-
-def unavailable(error: BaseException) -> bool:
-    """True when `error` means the database cannot be used right now (see the module
-    docstring): `database_unavailable`, or a SQLAlchemy `DBAPIError` whose driver error is
-    asyncpg's for a connection refused or cut, or has an SQLSTATE of those classes."""
-    if database_unavailable(error):
-        return True
-    if not isinstance(error, sa_exc.DBAPIError):
-        return False
-    for e in _chain(error):
-        if isinstance(e, _ASYNCPG_OUTAGES):
-            return True
-        state = getattr(e, "sqlstate", None)
-        if isinstance(state, str) and state.startswith(_OUTAGE_SQLSTATES):
-            return True
-    return False
+#: What counts as an outage: app/db.py's `database_unavailable` (which also reads the driver's
+#: error behind a plain `DBAPIError`: SQLSTATE 57P03 while PostgreSQL shuts down, 57P01).
+unavailable = database_unavailable
 
 
 def describe(error: BaseException) -> str:
     """`Type: message` of the innermost cause of `error`, on one line (for the warning)."""
     inner = error
-    for e in _chain(error):
+    for e in error_chain(error):
         inner = e
     text = " ".join(str(inner).split())
     if len(text) > 200:

@@ -20,6 +20,7 @@ from .broadcast import Broadcaster
 from .chat import Chat
 from .hub import Hub
 from .lobby import LobbyFeed
+from .outages import OutageLog
 from .table import Table
 from .tables import RoomGone, RoomLockMisuse, Tables
 
@@ -42,6 +43,7 @@ class RemoteChanges:
         self.broadcaster = broadcaster
         self.lobby = lobby
         self.db = db  # the shared read (catch_up_games) takes a connection of its own
+        self._outage = OutageLog(log, "the catch-up with other processes")
 
     async def on_changes(self, changes: dict[str, set[str]]) -> None:
         """What was heard since the last call: room code → kinds (as in `on_change`). Rooms
@@ -59,14 +61,14 @@ class RemoteChanges:
             chunk = games[i:i + BATCH_ROOMS]
             await self._guarded(self.catch_up_games(chunk), ",".join(t.code for t in chunk))
 
-    @staticmethod
-    async def _guarded(work, what: str) -> None:
+    async def _guarded(self, work, what: str) -> None:
         try:
             await work
+            self._outage.succeeded()
         except asyncio.CancelledError:
             raise
-        except Exception:
-            log.exception("catching up with room %s failed", what)
+        except Exception as exc:  # an outage: one warning line; anything else: its traceback
+            self._outage.failed(exc, f"catching up with room {what}")
 
     async def catch_up_games(self, tables: list[Table]) -> None:
         """Catch up the tables of rooms whose game moved elsewhere, with one read for all.
