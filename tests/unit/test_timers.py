@@ -10,10 +10,11 @@ import uuid
 
 import pytest
 from sqlalchemy import select, update
-from sqlalchemy.ext.asyncio import create_async_engine
+from sqlalchemy.ext.asyncio import AsyncSession, create_async_engine
 
 import engine
 from app.config import Settings
+from app.live import store
 from app.models import ActionRow, Room, Seat, utcnow
 from inprocess import auth, running
 
@@ -285,9 +286,9 @@ async def _deadline_now(db, code: str) -> None:
 
 
 async def _stored(db, code: str):
-    """(the room's version and id, its stored actions' versions and events in order)."""
-    async with db.connect() as conn:
-        room = (await conn.execute(select(Room.version, Room.id).where(Room.code == code))).one()
-        log = (await conn.execute(select(ActionRow.version, ActionRow.events)
-                                  .where(ActionRow.room_id == room.id).order_by(ActionRow.version))).all()
+    """(the room's version and id, its stored actions' versions and events in order: the action
+    rows, or a finished game's packed log once the server compacted it, `store.read_log`)."""
+    async with AsyncSession(db) as session:
+        room = (await session.execute(select(Room.version, Room.id).where(Room.code == code))).one()
+        log = await store.read_log(session, room.id, 0, room.version)
     return room, log
