@@ -129,7 +129,8 @@ def _asyncpg_unavailable() -> tuple[type, ...]:
             asyncpg.ConnectionDoesNotExistError)
 
 
-_UNREACHABLE = (ConnectionError, TimeoutError, socket.gaierror, exc.TimeoutError, *_asyncpg_unavailable())
+_ASYNCPG_OUTAGES = _asyncpg_unavailable()
+_UNREACHABLE = (ConnectionError, TimeoutError, socket.gaierror, exc.TimeoutError, *_ASYNCPG_OUTAGES)
 #: The exception classes for which `database_unavailable` may be True.
 UNAVAILABLE_ERRORS = (*_UNREACHABLE, exc.DBAPIError)
 
@@ -167,18 +168,6 @@ def database_unavailable(error: BaseException) -> bool:
 
 #: SQLSTATE classes of an unreachable database (see `database_unavailable`).
 _OUTAGE_SQLSTATES = ("08", "57P")
-
-
-def _asyncpg_outages() -> tuple[type, ...]:
-    try:
-        import asyncpg  # noqa: PLC0415 - only with PostgreSQL
-    except ImportError:  # pragma: no cover - asyncpg is a dependency
-        return ()
-    return (asyncpg.PostgresConnectionError, asyncpg.exceptions.OperatorInterventionError,
-            asyncpg.ConnectionDoesNotExistError)
-
-
-_ASYNCPG_OUTAGES = _asyncpg_outages()
 
 
 def error_chain(error: BaseException):
