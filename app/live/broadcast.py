@@ -59,7 +59,12 @@ class Broadcaster:
         """Send the summary of `room` (read under its lock) to every connection of the room."""
         base = self.summary(room, None)
         for conn in self.hub.of(room.code):
-            conn.send({"type": "room", "room": {**base, "you": conn.seat, "url": R.room_url(room.code, conn.root)}})
+            conn.send(self._room_frame(base, room.code, conn))
+
+    @staticmethod
+    def _room_frame(base: dict, code: str, conn: Connection) -> dict:
+        """The `room` frame of summary `base` for `conn` (its seat as `you`, its URL prefix)."""
+        return {"type": "room", "room": {**base, "you": conn.seat, "url": R.room_url(code, conn.root)}}
 
     # ---------------------------------------------------------- seat rights
     def unseat_stale(self, table: Table, room: Room | None = None) -> list[int]:
@@ -77,16 +82,13 @@ class Broadcaster:
         holders = table.holders
         if holders is None:
             return []
-        lost: list[int] = []
-        for conn in self.hub.of(table.code):
-            if conn.seat is None or conn.holds(conn.seat, holders):
-                continue
-            seat = self.hub.unseat(conn)
-            lost.append(seat)
+        stale = [c for c in self.hub.of(table.code) if c.seat is not None and not c.holds(c.seat, holders)]
+        lost = [self.hub.unseat(conn) for conn in stale]
+        base = self.summary(room, None) if stale and room is not None else None  # presence as it is now
+        for conn, seat in zip(stale, lost):
             conn.send({"type": "seat_lost", "seat": seat})
-            if room is not None:
-                conn.send({"type": "room", "room": {**self.summary(room, None), "you": None,
-                                                    "url": R.room_url(room.code, conn.root)}})
+            if base is not None:
+                conn.send(self._room_frame(base, room.code, conn))  # `you` is None now
             self.send_sync(conn, table)
         return lost
 

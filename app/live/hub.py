@@ -174,8 +174,13 @@ class Hub:
             conns.discard(conn)
             if not conns:
                 del self.rooms[conn.room]
-        if conn.seat is not None and not any(c.seat == conn.seat for c in self.of(conn.room)):
-            self.seat_left[(conn.room, conn.seat)] = time.monotonic()
+        if conn.seat is not None:
+            self._left_if_gone(conn.room, conn.seat)
+
+    def _left_if_gone(self, code: str, seat: int) -> None:
+        """`seat` of room `code` has no live connection here any more: its offline time starts."""
+        if not any(c.seat == seat for c in self.of(code)):
+            self.seat_left[(code, seat)] = time.monotonic()
 
     def unseat(self, conn: Connection) -> int | None:
         """`conn` no longer holds its seat (the seat changed hands): from now on it is a
@@ -185,8 +190,7 @@ class Hub:
         if seat is None:
             return None
         conn.seat, conn.holder = None, None
-        if not any(c.seat == seat for c in self.of(conn.room)):
-            self.seat_left[(conn.room, seat)] = time.monotonic()
+        self._left_if_gone(conn.room, seat)
         return seat
 
     def offline_for(self, code: str, seat: int) -> float:
