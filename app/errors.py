@@ -33,15 +33,19 @@ def refusal_response(refusal: Refusal, headers: dict[str, str] | None = None) ->
     return JSONResponse(refusal.body(), status_code=refusal.status, headers=headers or None)
 
 
+#: The methods a 405's `Allow` may name (RFC 9110 §9).
+_METHODS = ("DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT")
+
+
 def _allowed_methods(request: Request) -> str:
-    """The `Allow` header of a 405: the methods of every route whose path matches (Starlette
-    names only the first such route's, but GET and POST of one path are two routes)."""
-    methods: set[str] = set()
-    for route in request.app.router.routes:
-        match, _ = route.matches({**request.scope, "method": "\0"})  # any route of this path
-        if match is not Match.NONE:
-            methods |= set(getattr(route, "methods", None) or ())
-    return ", ".join(sorted(methods))
+    """The `Allow` header of a 405 (RFC 9110 §15.5.6): every method some route fully matches
+    for this path. Starlette names only the first matching route's methods, but the GET and
+    POST of one path are two routes; asking the routes per method also works through
+    FastAPI's included routers."""
+    routes = request.app.router.routes
+    allowed = [m for m in _METHODS
+               if any(route.matches({**request.scope, "method": m})[0] is Match.FULL for route in routes)]
+    return ", ".join(allowed)
 
 
 def _validation_refusal(exc: RequestValidationError) -> Refusal:

@@ -35,7 +35,8 @@ class Code:
     """One refusal code: `status` is its HTTP status (None: WebSocket only); `message` the
     English default, a `str.format` template over the refusal's parameters; `fields` the
     parameters sent next to the code (all optional: a WebSocket flood refusal has no
-    `retry_after_s`); `ws`: sent on the room WebSocket too; `engine`: an `IllegalAction.code`."""
+    `retry_after_s`); `ws`: sent on the room WebSocket too; `engine`: an `IllegalAction.code`;
+    `sent`: False for an outcome of the server's own actions that is only logged."""
 
     code: str
     status: int | None
@@ -43,6 +44,7 @@ class Code:
     fields: tuple[str, ...] = ()
     ws: bool = False
     engine: bool = False
+    sent: bool = True
 
 
 _HTTP = [
@@ -96,10 +98,10 @@ _WS = [
     Code("chat_closed", None, "The host closed the chat to spectators."),
     Code("chat_name", None, "Spectators chat under a name of 1 to 24 characters unlike a player's or a computer's."),
     # Never sent: outcomes of the server's own actions, logged only (app/live/actions.py).
-    Code("not_timed_out", None, "That decision has not timed out."),
-    Code("not_a_bot_seat", None, "Seat {seat} of room {room} is no longer that computer player's."),
+    Code("not_timed_out", None, "That decision has not timed out.", sent=False),
+    Code("not_a_bot_seat", None, "Seat {seat} of room {room} is no longer that computer player's.", sent=False),
 ]
-_WS = [Code(c.code, c.status, c.message, c.fields, ws=True) for c in _WS]
+_WS = [Code(c.code, c.status, c.message, c.fields, ws=True, sent=c.sent) for c in _WS]
 
 
 def _registry() -> dict[str, Code]:
@@ -164,8 +166,9 @@ _RETRY_AFTER = {"Retry-After": {"description": "whole seconds until trying again
                                 "required": True, "schema": {"type": "integer", "minimum": 1}}}
 _STATUS_HEADERS = {429: _RETRY_AFTER, 503: _RETRY_AFTER}
 #: The refusals any route of the API may answer with: the database away, a body too large
-#: (app/main.py BodyLimit, for every request), a request FastAPI cannot read.
-COMMON = ("unavailable", "too_large", "bad_request")
+#: (app/main.py BodyLimit looks at every request). A route with a body or a typed parameter
+#: names `bad_request` itself.
+COMMON = ("unavailable", "too_large")
 
 
 def error_schema(codes: tuple[str, ...] | list[str]) -> dict:
