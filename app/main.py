@@ -12,7 +12,7 @@ from fastapi import FastAPI
 from .assets import Assets
 from .config import Settings
 from .db import make_engine, make_sessionmaker
-from .errors import error_body, install_error_handlers
+from .errors import install_error_handlers
 from .live.admission import AdmissionGate
 from .live.hub import dumps
 from .live.service import Live
@@ -20,6 +20,7 @@ from .logs import AccessLog
 from .migrate import script_heads
 from .prefix import Forwarded
 from .ratelimit import Limiter
+from .refusals import Refusal
 from .routes import health, pages, records, rooms, static, ws
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -66,7 +67,7 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
     async def _too_large(self, send):
-        body = dumps(error_body("too_large", f"The body is larger than {self.limit} bytes.")).encode()
+        body = dumps(Refusal("too_large", limit=self.limit).body()).encode()
         await send({"type": "http.response.start", "status": 413,
                     "headers": [(b"content-type", b"application/json"),
                                 (b"content-length", str(len(body)).encode())]})

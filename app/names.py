@@ -25,7 +25,7 @@ from functools import lru_cache
 
 import icu  # PyICU (wheel: pyicu-wheels): ICU's TR39 implementation
 
-from .errors import ApiError
+from .refusals import Refusal
 
 # Characters that draw as nothing although they are letters/symbols/marks (Hangul fillers,
 # braille blank, combining grapheme joiner, Khmer inherent vowels, Mongolian free variation
@@ -97,8 +97,7 @@ def check_name(name: str, others: Iterable[str] = ()) -> None:
     """Refuse a person's name for a seat: 422 `name_reserved` if it imitates a computer player,
     409 `name_taken` if it looks like the name of a seat already taken (`others`)."""
     if imitates_computer(name):
-        raise ApiError(422, "name_reserved", "This name looks like a computer player's; choose another.")
+        raise Refusal("name_reserved")
     for other in others:
         if looks_alike(name, other):
-            raise ApiError(409, "name_taken", "Someone at this table already has this name or one "
-                           "that looks the same; choose another.")
+            raise Refusal("name_taken")

@@ -28,7 +28,7 @@ from limits import RateLimitItem, parse_many, storage, strategies
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from .errors import ApiError
+from .refusals import Refusal
 from .models import Room, utcnow
 
 IPV6_PREFIX = 64
@@ -64,14 +64,10 @@ def parse_limits(text: str) -> list[RateLimitItem]:
     return parse_many(text)
 
 
-class RateLimited(ApiError):
-    """429 `rate_limited` (or `too_many_rooms`) with the field `retry_after_s` (whole seconds,
-    ≥ 1), which app/errors.py also sends as the `Retry-After` header."""
-
-    def __init__(self, message: str, retry_after_s: float, code: str = "rate_limited"):
-        retry = max(1, math.ceil(retry_after_s))
-        super().__init__(429, code, message, retry_after_s=retry)
-        self.retry_after_s = retry
+def rate_limited(retry_after_s: float, code: str = "rate_limited", **params: int | str) -> Refusal:
+    """429 `rate_limited` (or `too_many_rooms`, with its `held`) with the field `retry_after_s`
+    (whole seconds, >= 1), which app/errors.py also sends as the `Retry-After` header."""
+    return Refusal(code, retry_after_s=max(1, math.ceil(retry_after_s)), **params)
 
 
 class Limiter:
@@ -82,7 +78,7 @@ class Limiter:
         self._limiter = strategies.FixedWindowRateLimiter(storage.MemoryStorage())
 
     def hit(self, name: str, host: str | None) -> None:
-        """Count one `name` request from `host`, or raise RateLimited (nothing counted then)."""
+        """Count one `name` request from `host`, or raise 429 `rate_limited` (nothing counted then)."""
         key = address_key(host)
         if self.allow(name, key):
             return
@@ -90,17 +86,15 @@ class Limiter:
             if not self._limiter.test(item, name, key):
                 reset = self._limiter.get_window_stats(item, name, key).reset_time
                 wait = math.ceil(reset - time.time())
-                raise RateLimited(f"Too many requests from your address; try again in {max(1, wait)} s.",
-                                  wait)
+                raise rate_limited(wait)
 
     def check(self, name: str, host: str | None) -> None:
-        """Raise RateLimited while `host` is at one of `name`'s limits; counts nothing (with
+        """Raise 429 `rate_limited` while `host` is at one of `name`'s limits; counts nothing (with
         `allow`, for limits that count only some outcomes, e.g. lookups of unknown codes)."""
         key = address_key(host)
         items = self._rules.get(name) or []
         if not all(self._limiter.test(item, name, key) for item in items):
-            wait = self.retry_after_s(name, key)
-            raise RateLimited(f"Too many requests from your address; try again in {wait} s.", wait)
+            raise rate_limited(self.retry_after_s(name, key))
 
     def retry_after_s(self, name: str, key: str) -> int:
         """Whole seconds (≥ 1) until `key` may do `name` again, after `allow` said no."""
@@ -139,5 +133,4 @@ async def check_waiting_rooms(session: AsyncSession, creator_hash: str, cap: int
     wait = 60.0
     if oldest_unused is not None:
         wait = (oldest_unused + timedelta(seconds=unused_ttl_s) - utcnow()).total_seconds()
-    raise RateLimited(f"Your address already holds {held} waiting rooms; start or leave one first.",
-                      math.ceil(max(wait, 1)), code="too_many_rooms")
+    raise rate_limited(wait, "too_many_rooms", held=held)

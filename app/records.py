@@ -21,7 +21,7 @@ from sqlalchemy.orm import selectinload, undefer
 
 import engine
 
-from .errors import ApiError
+from .refusals import Refusal
 from .models import ActionRow, GameRow, Room
 from .rooms import iso
 
@@ -150,7 +150,7 @@ async def game_record(session: AsyncSession, room: Room, number: int) -> dict:
     404 `game_not_found` for a number the room never had; 409 `game_not_over` for the current
     game before its end (nothing of a running game is in any record)."""
     if number == room.game_no and room.status != "over":
-        raise ApiError(409, "game_not_over", "The game is not over yet.")
+        raise Refusal("game_not_over")
     g = await session.scalar(select(GameRow).where(GameRow.room_id == room.id, GameRow.number == number)
                              .options(undefer(GameRow.log), undefer(GameRow.final_state)))
     if g is not None:   # an earlier game, or the current one compacted at its end
@@ -163,7 +163,7 @@ async def game_record(session: AsyncSession, room: Room, number: int) -> dict:
         started, ended = _stamp(room.started_at), (log[-1]["at"] if log else None)
         rules_version, seed, n = room.rules_version, room.seed, room.num_players
     else:
-        raise ApiError(404, "game_not_found", "This room has no such game.")
+        raise Refusal("game_not_found")
     final = engine.GameState.from_json(state)
     events = [e for a in log for e in a["events"]]
     return {

@@ -16,7 +16,7 @@ from __future__ import annotations
 from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from .errors import ApiError
+from .refusals import Refusal
 from .models import Room, Seat
 from .records import drop_current_log, finished_game_values, store_game
 from .rooms import HOST_SEAT
@@ -55,8 +55,8 @@ async def play_again(session: AsyncSession, room: Room, seat: Seat, game: int | 
         seat.ready = True
         return False
     if room.status == "playing" and game in (None, room.game_no):
-        raise ApiError(409, "game_not_over", "The game is not over yet.")
-    raise ApiError(409, "game_started", "The next game has already started.")
+        raise Refusal("game_not_over")
+    raise Refusal("game_started", "The next game has already started.")
 
 
 async def leave_seat(session: AsyncSession, room: Room, seat: Seat) -> None:
@@ -64,7 +64,7 @@ async def leave_seat(session: AsyncSession, room: Room, seat: Seat) -> None:
     longer belongs to a seat of the room). 409 `host_cannot_leave` for the host (seat 0),
     409 `game_started` once the game runs."""
     if room.status != "waiting":
-        raise ApiError(409, "game_started", "The game has already started.")
+        raise Refusal("game_started")
     if seat.seat == HOST_SEAT:
-        raise ApiError(409, "host_cannot_leave", "The host keeps seat 1.")
+        raise Refusal("host_cannot_leave")
     room.seats.remove(seat)

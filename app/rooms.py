@@ -2,7 +2,7 @@
 
 Every function takes an open `AsyncSession` and never commits: the caller owns the transaction
 (a room change runs under `Tables.change`, app/live/tables.py, which commits it). Refusals
-raise `ApiError` with the codes of docs/protocol.md; a caller that gets one rolls back.
+raise `Refusal` (app/refusals.py) with the codes of docs/protocol.md; a caller that gets one rolls back.
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from sqlalchemy.orm import selectinload
 
 import engine
 
-from .errors import ApiError
+from .refusals import Refusal
 from .live.store import start_values
 from .models import Room, Seat, utcnow
 from .names import check_name
@@ -44,7 +44,7 @@ def check_turn_limit(limit_s: int | None, test_s: int = 0) -> int | None:
     if not limit_s:
         return None
     if limit_s not in turn_limits(test_s):
-        raise ApiError(422, "bad_turn_limit", "Choose no timer or one of the offered times.")
+        raise Refusal("bad_turn_limit")
     return limit_s
 
 
@@ -60,14 +60,14 @@ def iso(ts: datetime) -> str:
 
 
 async def load_room(session: AsyncSession, raw_code: str) -> Room:
-    """The room with its seats; `ApiError(404, room_not_found)` if there is none."""
+    """The room with its seats; `Refusal` 404 `room_not_found` if there is none."""
     code = normalize_code(raw_code)
     room = None
     if code is not None:
         room = await session.scalar(select(Room).where(Room.code == code)
                                     .options(selectinload(Room.seats)))
     if room is None:
-        raise ApiError(404, "room_not_found", "There is no room with this code.")
+        raise Refusal("room_not_found")
     return room
 
 
@@ -85,7 +85,7 @@ def require_seat(room: Room, token: str | None) -> Seat:
     """The caller's seat; 401 `unauthorized` without a valid seat token of this room."""
     seat = seat_of(room, token)
     if seat is None:
-        raise ApiError(401, "unauthorized", "A seat token of this room is needed.")
+        raise Refusal("unauthorized")
     return seat
 
 
@@ -93,9 +93,9 @@ def require_host(room: Room, token: str | None) -> Seat:
     """The host's seat; 401 `unauthorized` without a valid token, 403 `not_host` otherwise."""
     seat = seat_of(room, token)
     if seat is None:
-        raise ApiError(401, "unauthorized", "A seat token of this room is needed.")
+        raise Refusal("unauthorized")
     if seat.seat != HOST_SEAT:
-        raise ApiError(403, "not_host", "Only the host may do this.")
+        raise Refusal("not_host")
     return seat
 
 
@@ -120,12 +120,12 @@ async def create_room(session: AsyncSession, name: str, public: bool,
             return room, token
         except IntegrityError:  # code collision (2^-50 per pair): try another
             pass
-    raise ApiError(409, "conflict", "Could not allocate a room code; try again.")
+    raise Refusal("conflict", "Could not allocate a room code; try again.")
 
 
 def _require_waiting(room: Room) -> None:
     if room.status != "waiting":
-        raise ApiError(409, "game_started", "The game has already started.")
+        raise Refusal("game_started")
 
 
 def _next_seat(room: Room) -> int:
@@ -133,7 +133,7 @@ def _next_seat(room: Room) -> int:
     for n in range(MAX_SEATS):
         if n not in taken:
             return n
-    raise ApiError(409, "room_full", f"The room already has {MAX_SEATS} players.", max_seats=MAX_SEATS)
+    raise Refusal("room_full", max_seats=MAX_SEATS)
 
 
 async def join_room(session: AsyncSession, room: Room, name: str) -> tuple[Seat, str]:
@@ -177,7 +177,7 @@ async def _take_next_seat(session: AsyncSession, room: Room, make: Callable[[int
             return seat
         except IntegrityError:  # someone else took that seat number at the same moment
             await session.refresh(room, ["seats", "status"])
-    raise ApiError(409, "conflict", "Someone else took that seat at the same moment; try again.")
+    raise Refusal("conflict")
 
 
 async def remove_bot(session: AsyncSession, room: Room, number: int) -> None:
@@ -187,9 +187,9 @@ async def remove_bot(session: AsyncSession, room: Room, number: int) -> None:
     _require_waiting(room)
     seat = next((s for s in room.seats if s.seat == number), None)
     if seat is None:
-        raise ApiError(404, "seat_not_found", "There is no such seat in this room.")
+        raise Refusal("seat_not_found")
     if seat.bot_level is None or seat.token_hash is not None:
-        raise ApiError(409, "not_a_bot", "Only a computer player can be removed.")
+        raise Refusal("not_a_bot")
     room.seats.remove(seat)  # delete-orphan: the row goes with it
 
 
@@ -202,12 +202,11 @@ async def start_game(session: AsyncSession, room: Room) -> None:
     a rematch, or a computer player was removed): engine seats are the room's seats 0..n-1."""
     _require_waiting(room)
     if len(room.seats) < MIN_PLAYERS:
-        raise ApiError(409, "not_enough_players", f"At least {MIN_PLAYERS} players are needed.",
-                       min_players=MIN_PLAYERS)
+        raise Refusal("not_enough_players", min_players=MIN_PLAYERS)
     taken = {s.seat for s in room.seats}
     gap = next((n for n in range(len(taken)) if n not in taken), None)
     if gap is not None:
-        raise ApiError(409, "seat_empty", f"Seat {gap + 1} is empty: fill it before starting.", seat=gap)
+        raise Refusal("seat_empty", seat=gap, shown=gap + 1)
     seed = secrets.randbits(62)
     game = engine.new_game(len(room.seats), seed)
     result = await session.execute(
@@ -215,7 +214,7 @@ async def start_game(session: AsyncSession, room: Room) -> None:
         .values(status="playing", seed=seed, num_players=len(room.seats),
                 started_at=utcnow(), version=0, creator_hash=None, **start_values(game, room.turn_limit_s)))
     if result.rowcount != 1:
-        raise ApiError(409, "game_started", "The game has already started.")
+        raise Refusal("game_started")
 
 
 def set_chat_spectators(room: Room, open_: bool) -> None:
@@ -249,22 +248,22 @@ async def hand_seat_to_bot(session: AsyncSession, room: Room, number: int, level
     `seat_connected`, 403 `not_connected` (the caller's own seat has no live connection),
     403 `not_yet` (field `retry_after_s`: the whole seconds left)."""
     if room.status == "waiting":
-        raise ApiError(409, "game_not_started", "The game has not started yet.")
+        raise Refusal("game_not_started")
     if room.status == "over":
-        raise ApiError(409, "game_over", "The game is over.")
+        raise Refusal("game_over")
     seat = next((s for s in room.seats if s.seat == number), None)
     if seat is None:
-        raise ApiError(404, "seat_not_found", "There is no such seat in this room.")
+        raise Refusal("seat_not_found")
     idle = (idle_s is not None and room.turn_limit_s is None and by != number
             and seat.bot_level is None and idle_s >= after_s)
     if number in connected and not idle:
-        raise ApiError(409, "seat_connected", "That player is connected.")
+        raise Refusal("seat_connected")
     host = by is None or by == HOST_SEAT
     if not host and by not in connected:
-        raise ApiError(403, "not_connected", "Only a player connected to the game may do this.")
+        raise Refusal("not_connected")
     if (not host or since_start) and not idle and offline_s < after_s:
         left = math.ceil(after_s - offline_s)
-        raise ApiError(403, "not_yet", f"Possible in {left} s.", retry_after_s=left)
+        raise Refusal("not_yet", retry_after_s=left)
     seat.bot_level = level
     return seat
 

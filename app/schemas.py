@@ -7,6 +7,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, field_validator
 
 from .names import INVISIBLE
+from .rooms import TURN_LIMITS
 
 BotLevel = Literal["easy", "normal", "hard"]
 RoomStatus = Literal["waiting", "playing", "over"]
@@ -15,6 +16,18 @@ MAX_NAME = 24
 # BOM, bidi controls, joiners, tags), line/paragraph separators, controls, surrogates, private
 # use, unassigned (https://www.unicode.org/reports/tr44/#General_Category_Values).
 _REFUSED_CATEGORIES = frozenset({"Cf", "Zl", "Zp", "Cc", "Cs", "Co", "Cn"})
+
+
+#: A person's name in a request body as the OpenAPI document states it: 1 to 24 characters
+#: (after trimming), and the format `player-name`, the rest of the rules of docs/protocol.md
+#: §Names (Unicode categories, something visible, not a computer player's name), which no
+#: JSON-schema pattern can say; `clean_name` and app/names.py `check_name` check them.
+NAME_SCHEMA = {"minLength": 1, "maxLength": MAX_NAME, "format": "player-name",
+               "description": "1 to 24 characters after trimming, something visible, no control, format "
+                              "or invisible characters, not a computer player's name (docs/protocol.md §Names)"}
+#: The turn timers a request may choose (RoomOut.turn_limits; null or 0: none). A server with
+#: TURN_LIMIT_TEST_S offers one more, for tests and demos.
+TURN_LIMIT_SCHEMA = {"anyOf": [{"type": "integer", "enum": [0, *TURN_LIMITS]}, {"type": "null"}]}
 
 
 def clean_name(value: object) -> str:
@@ -43,9 +56,9 @@ class _Body(BaseModel):
 class CreateRoomIn(_Body):
     """Body of POST /api/rooms."""
 
-    name: str
+    name: str = Field(json_schema_extra=NAME_SCHEMA)
     public: StrictBool = True
-    turn_limit_s: StrictInt | None = None  # seconds per decision (RoomOut.turn_limits); null/0 = no timer
+    turn_limit_s: StrictInt | None = Field(default=None, json_schema_extra=TURN_LIMIT_SCHEMA)  # seconds per decision (RoomOut.turn_limits); null/0 = no timer
 
     _name = field_validator("name", mode="before")(clean_name)
 
@@ -59,13 +72,13 @@ class ChatSettingsIn(_Body):
 class TurnLimitIn(_Body):
     """Body of POST /api/rooms/{code}/timer (host, before the start)."""
 
-    turn_limit_s: StrictInt | None = None  # one of RoomOut.turn_limits; null/0 = no timer
+    turn_limit_s: StrictInt | None = Field(default=None, json_schema_extra=TURN_LIMIT_SCHEMA)  # one of RoomOut.turn_limits; null/0 = no timer
 
 
 class JoinRoomIn(_Body):
     """Body of POST /api/rooms/{code}/join."""
 
-    name: str
+    name: str = Field(json_schema_extra=NAME_SCHEMA)
 
     _name = field_validator("name", mode="before")(clean_name)
 
@@ -175,3 +188,10 @@ class StatusOut(BaseModel):
 
     status: str = Field(examples=["ok"])
     instance: str | None = Field(default=None, examples=["3f2a9c1b7d4e"])
+
+
+class NotReadyOut(BaseModel):
+    """The answer of `/readyz` while the server is not ready (503)."""
+
+    status: Literal["not_ready"]
+    reason: str = Field(examples=["database unreachable"])

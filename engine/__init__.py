@@ -7,7 +7,7 @@ from .actions import Action, action_from_json
 from .cards import (CARD_COLORS, CARD_ICONS, CARD_VALUES, COLORS, EDO, LOCATIONS, NUM_CARDS,
                     WAVES, catalogue)
 from .coins import cheapest_payment
-from .errors import IllegalAction
+from .errors import REFUSAL_CODES, IllegalAction
 from .legal import legal_actions
 from .rules import apply_action, play
 from .result import game_result
@@ -29,6 +29,7 @@ __all__ = [
     "Action",
     "GameState",
     "IllegalAction",
+    "REFUSAL_CODES",
     "RULES_VERSION",
     "RULES_VERSIONS",
     "action_from_json",

@@ -25,9 +25,9 @@ import engine
 
 from ..config import Settings
 from ..db import database_unavailable
-from ..errors import UNAVAILABLE
 from ..logs import action_kind, log_event
 from ..models import ActionRow, utcnow
+from ..refusals import Refusal
 from .. import records, rooms as R
 from . import store
 from .broadcast import Broadcaster
@@ -37,7 +37,7 @@ from .events import ActionApplied, Events, RoomChanged
 from .fanout import Fanout
 from .frames import refuse
 from .hub import Connection
-from .messages import BadMessage, error_msg, message_id, parse_client_message
+from .messages import message_id, parse_client_message
 from .table import Table
 from .tables import Held, Tables
 
@@ -48,8 +48,13 @@ TIMEOUTS_BEFORE_HANDOVER = 2
 TIMEOUT_LEVEL = "normal"  # the computer player that decides at a time-out
 
 
-class NotABotSeat(Exception):
-    """A computer player's action for a seat its player has taken back (`Actions.act`)."""
+class NotABotSeat(Refusal):
+    """The refusal `not_a_bot_seat` (never sent, logged once): a computer player's action for a
+    seat its player has taken back (`Actions.act`); its own class so that the bot driver
+    catches exactly this refusal."""
+
+    def __init__(self, seat: int, room: str):
+        super().__init__("not_a_bot_seat", seat=seat, room=room)
 
 
 class Actions:
@@ -71,22 +76,22 @@ class Actions:
         action)."""
         limit, max_bad = self.settings.max_frame_bytes, self.settings.max_bad_messages
         if text is None:
-            return refuse(conn, "bad_message", "Messages are JSON text frames.", max_bad=max_bad)
+            return refuse(conn, Refusal("bad_message", "Messages are JSON text frames."), max_bad=max_bad)
         if len(text) > limit or len(text.encode("utf-8", "surrogatepass")) > limit:
-            return refuse(conn, "bad_message", f"A message is at most {limit} bytes.", message_id(text),
+            return refuse(conn, Refusal("bad_message", f"A message is at most {limit} bytes."), message_id(text),
                           max_bad=max_bad)
         try:
             msg = parse_client_message(text)
-        except BadMessage as exc:
-            return refuse(conn, "bad_message", str(exc), exc.msg_id, max_bad=max_bad)
+        except Refusal as exc:  # bad_message
+            return refuse(conn, exc, max_bad=max_bad)
         if msg["type"] == "ping":
             conn.send({"type": "pong"})
         elif msg["type"] == "chat" and self.chat is not None:
             await self.chat.on_frame(conn, msg)
         elif msg["type"] == "chat":
-            conn.send(error_msg("bad_message", "There is no chat here."))
+            conn.send(Refusal("bad_message", "There is no chat here.").frame())
         elif conn.seat is None:
-            conn.send(error_msg("not_seated", "Spectators cannot act.", msg["id"]))
+            conn.send(Refusal("not_seated", "Spectators cannot act.").frame(msg["id"]))
         else:
             await self.act(conn.room, conn.seat, msg["id"], msg["version"], msg["action"], reply=conn)
 
@@ -119,7 +124,7 @@ class Actions:
             if not database_unavailable(exc):
                 raise
             if attempt.committed is None:  # nothing stored, nobody told
-                return attempt.refuse(*UNAVAILABLE)
+                return attempt.refuse(Refusal("unavailable"))
             # Committed and sent to everyone; only what came after (the room summary) failed.
             log.warning("the database went away after action %s of room %s was committed",
                         attempt.committed.version, code)
@@ -142,26 +147,26 @@ class Actions:
             if table.state is None or not table.seats_known() or attempt.timed_out:
                 room = await held.read_room()   # with its seats; catches the table up
                 if room is None:
-                    return attempt.refuse("room_not_found", "The room is gone.")
+                    return attempt.refuse(Refusal("room_not_found"))
                 if room.seed is None:
-                    return attempt.refuse("game_not_started", "The game has not started yet.")
+                    return attempt.refuse(Refusal("game_not_started"))
             # A person's frame counts only while its connection holds the seat now (the seats
             # as read under this lock: a seat that changed hands was taken from it already).
             if attempt.reply is not None and not attempt.reply.holds(seat, table.holders):
-                return attempt.refuse("not_seated", "This connection does not hold that seat (any more).")
+                return attempt.refuse(Refusal("not_seated"))
             if (seat, action_id) in table.action_ids:
                 return self._duplicate(attempt, table)
             if version != table.version:
-                return attempt.refuse("stale_version", f"The game is at version {table.version}, not {version}.")
+                return attempt.refuse(Refusal("stale_version", version=table.version, sent=version))
             if bot_level is not None and not self._still_the_bot(held, seat, bot_level):
                 raise self._not_a_bot(attempt)
             if attempt.timed_out and not self._past_deadline(held, seat):
-                return attempt.refuse("not_timed_out", "That decision has not timed out.")
+                return attempt.refuse(Refusal("not_timed_out"))
             try:
                 parsed = engine.action_from_json(attempt.action)
                 new_state, events = engine.play(table.state, seat, parsed)
             except engine.IllegalAction as exc:
-                return attempt.refuse(exc.code, exc.message)
+                return attempt.refuse(Refusal(exc.code, exc.message))
             if attempt.timed_out:
                 events = [{"type": "timed_out", "seat": seat, "visible_to": None}, *events]
             new_version = table.version + 1
@@ -239,7 +244,7 @@ class Actions:
     def _not_a_bot(attempt: _Attempt) -> NotABotSeat:
         """Log the refusal (once: the bot driver does not log it again) → the exception to raise."""
         attempt.note("not_a_bot_seat")
-        return NotABotSeat(f"seat {attempt.seat} of room {attempt.code} is no longer that computer player's")
+        return NotABotSeat(attempt.seat, attempt.code)
 
     @staticmethod
     def _rows(held: Held, seat: int, action_id: str, action: dict, new_state,
@@ -260,14 +265,14 @@ class Actions:
     async def _lost_race(self, held: Held, attempt: _Attempt) -> bool:
         """Another process committed first: catch up and answer like a late client."""
         if await held.read_room() is None:
-            return attempt.refuse("room_not_found", "The room is gone.")
+            return attempt.refuse(Refusal("room_not_found"))
         table = held.table
         dup = await held.session.scalar(select(ActionRow.id).where(
             ActionRow.room_id == table.room_id, ActionRow.seat == attempt.seat,
             ActionRow.action_id == attempt.action_id))
         if dup is not None:
             return self._duplicate(attempt, table)
-        return attempt.refuse("stale_version", f"The game is at version {table.version}.")
+        return attempt.refuse(Refusal("stale_version", f"The game is at version {table.version}."))
 
     def _duplicate(self, attempt: _Attempt, table: Table) -> bool:
         """An id this seat already used: the current state instead of a refusal."""
@@ -301,9 +306,10 @@ class _Attempt:
                   by="timeout" if self.timed_out else "bot" if self.by_bot else "player",
                   ms=round((time.perf_counter() - self.start) * 1000, 1))
 
-    def refuse(self, err: str, message: str) -> bool:
-        """Log and answer a refusal (an `error` frame with the action's id); → False."""
-        self.note(err)
+    def refuse(self, refusal: Refusal) -> bool:
+        """Log and answer a refusal (its `error` frame with the action's id); → False (the
+        action was not applied)."""
+        self.note(refusal.code)
         if self.reply is not None:
-            self.reply.send(error_msg(err, message, self.action_id))
+            self.reply.send(refusal.frame(self.action_id))
         return False

@@ -29,11 +29,11 @@ from starlette.websockets import WebSocket
 from ..logs import log_event
 from ..prefix import route_path
 from ..ratelimit import Limiter, address_key
+from ..refusals import Refusal
 from ..security import normalize_code
 from .handshake import refuse_socket, token_of
 
 REFUSED_CLOSE_CODE = 4429          # "too many connections": private range, like HTTP 429
-REFUSED_CODE = "too_many_connections"
 REFUSAL_LOG_S = 10.0               # refusals are logged as one count per this many seconds
 ROOM_SOCKET_PREFIX = "/ws/rooms/"
 log = logging.getLogger("osaka.live")
@@ -98,6 +98,5 @@ class AdmissionGate:
             ws = WebSocket(scope, receive, send)
             token, _ = token_of(ws, normalize_code(path[len(ROOM_SOCKET_PREFIX):]))
             if not self.admission.admit(ws.client.host if ws.client else None, token):
-                return await refuse_socket(ws, REFUSED_CODE, "Too many connections; try again later.",
-                                           REFUSED_CLOSE_CODE)
+                return await refuse_socket(ws, Refusal("too_many_connections"), REFUSED_CLOSE_CODE)
         return await self.app(scope, receive, send)

@@ -23,15 +23,14 @@ from sqlalchemy import bindparam, insert, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..config import Settings
-from ..errors import ApiError
 from ..models import ChatMessage, Room, Seat, utcnow
 from ..names import INVISIBLE, check_name
 from ..ratelimit import Limiter, address_key
+from ..refusals import Refusal
 from ..rooms import iso
 from ..schemas import clean_name
 from .fanout import Fanout
 from .hub import Connection, Hub
-from .messages import error_msg
 from .tables import RoomGone, Tables
 
 MAX_CHARS = 300
@@ -47,18 +46,18 @@ _OPEN = select(_ROOM.c.chat_spectators).where(_ROOM.c.id == bindparam("room_id")
 
 def clean_text(text: object) -> str:
     """A chat text: NFC, trimmed, 1 to MAX_CHARS characters, no control/format characters.
-    Raises ValueError with the error code (`chat_empty`, also for a text made only of invisible
-    fillers, app/names.py INVISIBLE, as a name is blank; `chat_too_long`, `chat_bad_char` for a
-    control, format or invisible character, `bad_message` for a text that is no string)."""
+    Raises the Refusal `chat_empty` (also for a text made only of invisible fillers,
+    app/names.py INVISIBLE, as a name is blank), `chat_too_long`, `chat_bad_char` (a control,
+    format or invisible character), `bad_message` (a text that is no string)."""
     if not isinstance(text, str):
-        raise ValueError("bad_message")
+        raise Refusal("bad_message", "`text` is a string.")
     text = unicodedata.normalize("NFC", text).strip()
     if not text or all(unicodedata.category(c) in _BAD or c.isspace() or ord(c) in INVISIBLE for c in text):
-        raise ValueError("chat_empty")  # nothing that draws: blank, or only fillers such as U+3164, U+2800
+        raise Refusal("chat_empty")  # nothing that draws: blank, or only fillers such as U+3164, U+2800
     if len(text) > MAX_CHARS:
-        raise ValueError("chat_too_long")
+        raise Refusal("chat_too_long", max_chars=MAX_CHARS)
     if any(unicodedata.category(c) in _BAD for c in text):
-        raise ValueError("chat_bad_char")
+        raise Refusal("chat_bad_char")
     return text
 
 
@@ -84,13 +83,8 @@ class Chat:
         """One `chat` frame of `conn`: check, limit, store, send to the room, tell the others."""
         try:
             text = clean_text(msg.get("text"))
-        except ValueError as exc:
-            code = str(exc)
-            texts = {"chat_empty": "A message needs some text.",
-                     "chat_too_long": f"A message has at most {MAX_CHARS} characters.",
-                     "chat_bad_char": "A message cannot hold control or invisible characters (such as U+200B or U+202E).",
-                     "bad_message": "`text` is a string."}
-            return conn.send(error_msg(code, texts[code], msg.get("id")))
+        except Refusal as refusal:
+            return conn.send(refusal.frame(msg.get("id")))
         key = f"{conn.room}:{conn.seat}" if conn.seat is not None else \
             f"{conn.room}:-:{address_key(conn.ws.client.host if conn.ws.client else None)}"
         try:
@@ -98,30 +92,28 @@ class Chat:
                 room_id = held.table.room_id
                 if conn.seat is None:
                     if not await held.session.scalar(_OPEN, {"room_id": room_id}):
-                        return conn.send(error_msg("chat_closed", "The host closed the chat to spectators.", msg.get("id")))
+                        return conn.send(Refusal("chat_closed").frame(msg.get("id")))
                     seats = (await held.session.execute(select(Seat.name).where(Seat.room_id == room_id))).scalars()
                     try:
                         name = clean_name(msg.get("name"))
                         check_name(name, list(seats))
-                    except (ValueError, ApiError):
-                        return conn.send(error_msg("chat_name", "Spectators chat under a name of 1 to 24 "
-                                                   "characters unlike a player's or a computer's.", msg.get("id")))
+                    except (ValueError, Refusal):  # clean_name's ValueError is a validator's (app/schemas.py)
+                        return conn.send(Refusal("chat_name").frame(msg.get("id")))
                 else:  # only while this connection's token holds the seat now (in any process)
                     name = await held.session.scalar(select(Seat.name).where(
                         Seat.room_id == room_id, Seat.seat == conn.seat, Seat.token_hash == conn.holder))
                     if name is None:
-                        return conn.send(error_msg("not_seated", "This connection does not hold that seat (any more).",
-                                                   msg.get("id")))
+                        return conn.send(Refusal("not_seated").frame(msg.get("id")))
                 if not self.limiter.allow("chat", key):  # only messages that would be stored count
                     wait = self.limiter.retry_after_s("chat", key)
-                    return conn.send({**error_msg("rate_limited", f"Too many messages; wait {wait} s.", msg.get("id")),
-                                      "retry_after_s": wait})
+                    return conn.send(Refusal("rate_limited", f"Too many messages; wait {wait} s.",
+                                             retry_after_s=wait).frame(msg.get("id")))
                 await held.session.execute(insert(_CHAT).values(
                     room_id=room_id, seat=conn.seat, name=name or "?", text=text, created_at=utcnow()))
                 await held.session.commit()
                 await self._send_new(held.session, conn.room, room_id)
-        except RoomGone:
-            return conn.send(error_msg("room_not_found", "The room is gone.", msg.get("id")))
+        except RoomGone as gone:
+            return conn.send(gone.frame(msg.get("id")))
         await self.fanout.notify("c", conn.room)
 
     async def _send_new(self, session: AsyncSession, code: str, room_id: int) -> None:

@@ -7,16 +7,17 @@ from typing import Any
 from starlette.websockets import WebSocketDisconnect
 
 from .hub import Connection
-from .messages import error_msg, message_id
+from ..refusals import Refusal
+from .messages import message_id
 
 GONE = object()  # next_frame: the connection is over
 
 
-def refuse(conn: Connection, code: str, message: str, msg_id: Any = None, *, max_bad: int) -> None:
-    """Refuse one client frame (echoing its string `id`, if any); after `max_bad` refusals the
-    connection is closed (1008) by the next `next_frame`."""
+def refuse(conn: Connection, refusal: Refusal, msg_id: Any = None, *, max_bad: int) -> None:
+    """Refuse one client frame with its `error` frame (echoing its string `id`, if any);
+    after `max_bad` refusals the connection is closed (1008) by the next `next_frame`."""
     conn.bad_messages += 1
-    conn.send(error_msg(code, message, msg_id))
+    conn.send(refusal.frame(msg_id))
     if conn.bad_messages >= max_bad:
         conn.closing = True
 
@@ -36,7 +37,7 @@ async def next_frame(conn: Connection, *, max_bad: int) -> Any:
         if frame["type"] == "websocket.disconnect":
             return GONE
         if not conn.allow():
-            refuse(conn, "rate_limited", "Too many messages; slow down.", message_id(frame.get("text")),
+            refuse(conn, Refusal("rate_limited", "Too many messages; slow down."), message_id(frame.get("text")),
                    max_bad=max_bad)
             continue
         return frame.get("text")

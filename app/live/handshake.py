@@ -8,7 +8,7 @@ from starlette.websockets import WebSocket, WebSocketState
 
 from ..security import cookie_name
 from .hub import dumps
-from .messages import error_msg
+from ..refusals import Refusal
 
 
 def token_of(ws: WebSocket, code: str | None) -> tuple[str | None, bool]:
@@ -31,12 +31,13 @@ def same_origin(ws: WebSocket) -> bool:
     return urlsplit(origin).netloc.lower() == ws.headers.get("host", "").lower()
 
 
-async def refuse_socket(ws: WebSocket, code: str, message: str, close_code: int = 1008) -> None:
-    """Accept (if not yet), send `error {code}` and close with `close_code` (reason: `code`)."""
+async def refuse_socket(ws: WebSocket, refusal: Refusal, close_code: int = 1008) -> None:
+    """Accept (if not yet), send the refusal's `error` frame and close with `close_code`
+    (reason: its code)."""
     try:
         if ws.application_state == WebSocketState.CONNECTING:
             await ws.accept()
-        await ws.send_text(dumps(error_msg(code, message)))
-        await ws.close(close_code, code)
+        await ws.send_text(dumps(refusal.frame()))
+        await ws.close(close_code, refusal.code)
     except Exception:
         pass

@@ -12,6 +12,7 @@ from starlette.websockets import WebSocket
 
 from ..config import Settings
 from ..lobby import lobby_rooms, with_root
+from ..refusals import Refusal
 from .events import RoomChanged
 from .frames import GONE, next_frame, refuse
 from .hub import Connection, Hub, dumps
@@ -53,7 +54,7 @@ class LobbyFeed:
                 if text is not None and len(text) <= 1024 and is_ping(text):
                     conn.send({"type": "pong"})
                 else:
-                    refuse(conn, "bad_message", "The lobby feed only answers pings.", max_bad=max_bad)
+                    refuse(conn, Refusal("bad_message", "The lobby feed only answers pings."), max_bad=max_bad)
         finally:
             conn.stop_writer()
             self.hub.lobby.discard(conn)

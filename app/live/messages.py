@@ -1,6 +1,7 @@
 """Client frames in, `error` frames out: the pure part of docs/protocol.md §WebSocket.
 
-No I/O here: `parse_client_message` checks one frame's text; `error_msg` builds a refusal.
+No I/O here: `parse_client_message` checks one frame's text; a refused one raises the
+`Refusal` `bad_message` (app/refusals.py), which `Refusal.frame` turns into the `error` frame.
 """
 from __future__ import annotations
 
@@ -9,59 +10,49 @@ import re
 import uuid
 from typing import Any
 
-MAX_ACTION_ID = 128
+from ..refusals import MAX_ECHOED_ID, Refusal
+
+MAX_ACTION_ID = MAX_ECHOED_ID
 # `"id": "<1..128 characters>"` anywhere in a frame's text (JSON string escapes allowed).
 _ID_MEMBER = re.compile(r'"id"\s*:\s*"((?:[^"\\]|\\.){1,%d})"' % MAX_ACTION_ID)
 BOT_ID_PREFIX = "bot:"  # action ids reserved for the server's computer players (bots.py)
-
-
-def error_msg(code: str, message: str, msg_id: Any = None) -> dict:
-    """An `error` frame (the `id` of the refused message when it had a usable one)."""
-    out: dict[str, Any] = {"type": "error", "code": code, "message": message}
-    if isinstance(msg_id, str) and len(msg_id) <= MAX_ACTION_ID:
-        out["id"] = msg_id
-    return out
-
-
-class BadMessage(Exception):
-    """A client frame that is not a valid message (→ `bad_message`); `msg_id` is the frame's
-    `id` when it had one (echoed in the error frame)."""
-
-    def __init__(self, message: str, msg_id: Any = None):
-        super().__init__(message)
-        self.msg_id = msg_id
 
 
 def parse_client_message(text: str) -> dict:
     """Check one client frame: `{"type": "ping"}`, `{"type": "act", "id", "version", "action"}`
     or `{"type": "chat", "text"}` (a spectator's with `"name"`; its text is checked by chat.py).
 
-    Raises BadMessage with a reason for anything else."""
+    Raises the Refusal `bad_message` with the reason (and the frame's `id` when it had one,
+    echoed in the error frame) for anything else."""
     try:
         msg = json.loads(text)
     except (ValueError, RecursionError):
-        raise BadMessage("The message is not JSON.") from None
+        raise _bad("The message is not JSON.") from None
     if not isinstance(msg, dict):
-        raise BadMessage("A message is a JSON object.")
+        raise _bad("A message is a JSON object.")
     kind, msg_id = msg.get("type"), msg.get("id")
     if kind == "ping":
         return msg
     if kind == "chat":
         if not isinstance(msg.get("text"), str) or not isinstance(msg.get("name", ""), str):
-            raise BadMessage("`text` (and a spectator's `name`) are strings.", msg_id)
+            raise _bad("`text` (and a spectator's `name`) are strings.", msg_id)
         return msg
     if kind != "act":
-        raise BadMessage("Unknown message type.", msg_id)
+        raise _bad("Unknown message type.", msg_id)
     version, action = msg.get("version"), msg.get("action")
     if not isinstance(msg_id, str) or not 1 <= len(msg_id) <= MAX_ACTION_ID or not _unicode_text(msg_id):
-        raise BadMessage(f"`id` is a string of 1 to {MAX_ACTION_ID} characters of Unicode text.", msg_id)
+        raise _bad(f"`id` is a string of 1 to {MAX_ACTION_ID} characters of Unicode text.", msg_id)
     if msg_id.startswith(BOT_ID_PREFIX):
-        raise BadMessage(f"Ids starting with `{BOT_ID_PREFIX}` are reserved for computer players.", msg_id)
+        raise _bad(f"Ids starting with `{BOT_ID_PREFIX}` are reserved for computer players.", msg_id)
     if not isinstance(version, int) or isinstance(version, bool) or version < 0:
-        raise BadMessage("`version` is a non-negative integer.", msg_id)
+        raise _bad("`version` is a non-negative integer.", msg_id)
     if not isinstance(action, dict):
-        raise BadMessage("`action` is a JSON object.", msg_id)
+        raise _bad("`action` is a JSON object.", msg_id)
     return msg
+
+
+def _bad(reason: str, msg_id: Any = None) -> Refusal:
+    return Refusal("bad_message", reason, msg_id=msg_id)
 
 
 def _unicode_text(value: str) -> bool:

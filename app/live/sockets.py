@@ -16,10 +16,10 @@ from starlette.websockets import WebSocket
 from .. import rooms as R
 from ..config import Settings
 from ..db import database_unavailable
-from ..errors import UNAVAILABLE, ApiError
+from ..refusals import Refusal
 from ..security import normalize_code
 from .actions import Actions
-from .admission import REFUSED_CLOSE_CODE, REFUSED_CODE, Admission
+from .admission import REFUSED_CLOSE_CODE, Admission
 from .frames import GONE, next_frame
 from .handshake import refuse_socket, same_origin, token_of
 from .hub import Connection, Hub
@@ -29,9 +29,6 @@ from .tables import Tables
 #: This process's host name (a container's, with several replicas): the `X-Osaka-Instance`
 #: header of every accepted room WebSocket, and `instance` in `/healthz` (docs/protocol.md).
 INSTANCE = socket.gethostname()
-#: The refusal of a token that belongs to no seat of the room (never did, or its seat changed
-#: hands): `error {code: bad_token}`, close 1008 (docs/protocol.md "Who holds a seat").
-BAD_TOKEN = ("bad_token", "This token does not belong to a seat of this room.")
 _INSTANCE_HEADER = [(b"x-osaka-instance", INSTANCE.encode("ascii", "replace"))]
 
 
@@ -59,14 +56,15 @@ class RoomSockets:
             room, seat = found
             with self.admission.arriving(room.code) as admitted:  # bounded: see admission.py
                 if not admitted:
-                    return await refuse_socket(ws, REFUSED_CODE, "Too many connections to this room "
-                                               "at once; try again later.", REFUSED_CLOSE_CODE)
+                    return await refuse_socket(ws, Refusal("too_many_connections", "Too many connections to this "
+                                                                "room at once; try again later."),
+                                               REFUSED_CLOSE_CODE)
                 conn = await self._arrive(ws, room, seat)
         except Exception as exc:
             if not database_unavailable(exc):
                 raise
             # Try again later (the browser reconnects with backoff); the others play on.
-            return await refuse_socket(ws, *UNAVAILABLE, close_code=1013)
+            return await refuse_socket(ws, Refusal("unavailable"), close_code=1013)
         if conn is None:
             return
         try:
@@ -82,15 +80,16 @@ class RoomSockets:
         async with self.sessions() as session:
             try:
                 room = await R.load_room(session, raw_code)
-            except ApiError as exc:
-                return await refuse_socket(ws, exc.code, exc.message)
+            except Refusal as exc:
+                return await refuse_socket(ws, exc)
             seat = None
             if token is not None:
                 if from_cookie and not same_origin(ws):
-                    return await refuse_socket(ws, "bad_origin", "Cross-site connections may not use the seat cookie.")
+                    return await refuse_socket(ws, Refusal("bad_origin"))
                 seat = R.seat_of(room, token)
                 if seat is None:
-                    return await refuse_socket(ws, *BAD_TOKEN)
+                    # a token of no seat of the room (never, or its seat changed hands: "Who holds a seat")
+                    return await refuse_socket(ws, Refusal("bad_token"))
             await session.commit()  # nothing is held while the client answers the handshake
         return room, seat
 
@@ -110,13 +109,13 @@ class RoomSockets:
         try:
             arrived = await self.presence.arrive(conn, self.tables.of(room), room, seat)
         except SeatChangedHands:
-            await refuse_socket(ws, *BAD_TOKEN)
+            await refuse_socket(ws, Refusal("bad_token"))
             return None
         finally:
             if not arrived:
                 conn.stop_writer()
                 self.hub.remove(conn)
         if not arrived:
-            await refuse_socket(ws, "room_not_found", "There is no room with this code.")
+            await refuse_socket(ws, Refusal("room_not_found"))
             return None
         return conn

@@ -23,7 +23,7 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import selectinload
 
-from ..errors import ApiError
+from ..refusals import Refusal
 from ..models import Room, Seat
 from ..security import normalize_code
 from .broadcast import Broadcaster
@@ -41,11 +41,12 @@ class RoomLockMisuse(RuntimeError):
     """A room lock was asked for in a way that could deadlock (see the module docstring)."""
 
 
-class RoomGone(ApiError):
-    """There is no room with this code (404 `room_not_found`)."""
+class RoomGone(Refusal):
+    """The refusal `room_not_found` (404): there is no room with this code, or it was deleted
+    meanwhile; its own class only so that the live parts can catch exactly this refusal."""
 
     def __init__(self) -> None:
-        super().__init__(404, "room_not_found", "There is no room with this code.")
+        super().__init__("room_not_found")
 
 
 class Held:
@@ -224,7 +225,7 @@ class Tables:
     @contextlib.asynccontextmanager
     async def change(self, raw_code: str, *, release: AsyncSession | None = None) -> AsyncIterator[Held]:
         """`hold` for a change of a room's seats or status (the HTTP routes): yields `Held`
-        with `room` read under the lock (ApiError 404 `room_not_found` if there is none, also
+        with `room` read under the lock (404 `room_not_found` if there is none, also
         for a malformed code: `RoomGone`); the body changes it through `held.session` without committing.
         On leaving: commit, room summary to every connection, `RoomChanged` (see `hold`)."""
         code = normalize_code(raw_code)

@@ -6,7 +6,7 @@ from fastapi.responses import JSONResponse
 
 from ..live.sockets import INSTANCE
 from ..migrate import current_revisions
-from ..schemas import StatusOut
+from ..schemas import NotReadyOut, StatusOut
 
 router = APIRouter(tags=["health"])
 
@@ -18,7 +18,7 @@ async def healthz():
     return {"status": "ok", "instance": INSTANCE}
 
 
-@router.get("/readyz", response_model=StatusOut, response_model_exclude_none=True, responses={503: {"description": "not ready"}})
+@router.get("/readyz", response_model=StatusOut, response_model_exclude_none=True, responses={503: {"model": NotReadyOut, "description": "not ready: `reason`"}})
 async def readyz(request: Request):
     """200 `{"status": "ready"}` when the database answers and its schema is at the head
     migration; else 503 `{"status": "not_ready", "reason": ...}`."""

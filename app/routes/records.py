@@ -10,10 +10,11 @@ from .. import records
 from .. import replay as replay_mod
 from .. import rooms as R
 from ..deps import SessionDep
+from ..refusals import responses
 
 router = APIRouter(prefix="/api/rooms", tags=["games"])
-ERRORS = {404: {"description": "`room_not_found` / `game_not_found`"},
-          409: {"description": "`game_not_over`"}}
+GAMES = responses("room_not_found")
+RECORD = responses("room_not_found", "game_not_found", "game_not_over", "bad_request")
 Number = Path(ge=1, le=1_000_000, description="the game's number in the room (1, 2, ...)")
 
 
@@ -22,7 +23,7 @@ def _attachment(code: str, number: int, ext: str) -> dict:
             "Cache-Control": "no-store"}
 
 
-@router.get("/{code}/games", responses=ERRORS)
+@router.get("/{code}/games", responses=GAMES)
 async def list_games(code: str, session: SessionDep):
     """The room's finished games: `{"current", "status", "games": [{"number", "players",
     "winners", "reason", "started_at", "ended_at"}]}` (oldest first)."""
@@ -30,7 +31,7 @@ async def list_games(code: str, session: SessionDep):
     return await records.finished_games(session, room)
 
 
-@router.get("/{code}/games/{number}/record.json", responses=ERRORS)
+@router.get("/{code}/games/{number}/record.json", responses=RECORD)
 async def record_json(code: str, session: SessionDep, number: int = Number):
     """The record of a finished game as a JSON download (docs/record.schema.json)."""
     room = await R.load_room(session, code)
@@ -38,7 +39,7 @@ async def record_json(code: str, session: SessionDep, number: int = Number):
     return JSONResponse(rec, headers=_attachment(room.code, number, "json"))
 
 
-@router.get("/{code}/games/{number}/record.txt", responses=ERRORS)
+@router.get("/{code}/games/{number}/record.txt", responses=RECORD, response_class=PlainTextResponse)
 async def record_text(code: str, session: SessionDep, number: int = Number):
     """The record of a finished game as a readable text log (English, UTF-8)."""
     room = await R.load_room(session, code)
@@ -46,7 +47,7 @@ async def record_text(code: str, session: SessionDep, number: int = Number):
     return PlainTextResponse(replay_mod.text_log(rec), headers=_attachment(room.code, number, "txt"))
 
 
-@router.get("/{code}/games/{number}/replay", responses=ERRORS)
+@router.get("/{code}/games/{number}/replay", responses=RECORD)
 async def replay(code: str, session: SessionDep, number: int = Number):
     """Every moment of a finished game with all hands (app/replay.py `replay`), for the replay page."""
     room = await R.load_room(session, code)

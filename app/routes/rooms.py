@@ -6,7 +6,7 @@ from fastapi import APIRouter, Path, Request, Response
 from .. import rooms as R
 from ..lobby import with_root
 from ..deps import LiveDep, SessionDep, TokenDep
-from ..errors import ApiError
+from ..refusals import Refusal, responses
 from ..names import check_name
 from ..prefix import root_of
 from ..ratelimit import address_hash, address_key, check_waiting_rooms
@@ -18,14 +18,16 @@ from ..security import cookie_name
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])
 COOKIE_MAX_AGE_S = 30 * 86400
-ERRORS = {404: {"description": "`room_not_found`"}, 409: {"description": "see docs/protocol.md"},
-          429: {"description": "`rate_limited` (with `Retry-After`)"}}
+# The refusals of each route (app/refusals.py `responses`: the OpenAPI document lists them with
+# their status and body). A room change also answers 404 `room_not_found` (`Tables.change`).
+HOST = ("room_not_found", "unauthorized", "not_host")
+SEATED = ("room_not_found", "unauthorized")
 
 
 def _seat_number(raw: str) -> int:
     """A seat number from the path: "0" to "3", else 404 `seat_not_found` (also for "7", "-1", "x")."""
     if not (raw.isascii() and raw.isdigit()) or int(raw) >= R.MAX_SEATS:
-        raise ApiError(404, "seat_not_found", "There is no such seat in this room.")
+        raise Refusal("seat_not_found")
     return int(raw)
 
 
@@ -46,7 +48,7 @@ async def _lookup(request: Request, session, code: str):
     limiter.check("lookup", host)
     try:
         return await R.load_room(session, code)
-    except ApiError as exc:
+    except Refusal as exc:
         if exc.status == 404:
             limiter.allow("lookup", address_key(host))
         raise
@@ -60,7 +62,8 @@ def _drop_stale_cookie(request: Request, response: Response, code: str) -> None:
 
 
 @router.post("", status_code=201, response_model=CreateRoomOut,
-             responses={429: {"description": "`rate_limited` / `too_many_rooms` (with `Retry-After`)"}})
+             responses=responses("rate_limited", "too_many_rooms", "bad_name", "name_reserved", "bad_turn_limit",
+                                 "bad_request", "conflict"))
 async def create_room(body: CreateRoomIn, request: Request, response: Response, live: LiveDep,
                       session: SessionDep):
     """Create a room; the caller is the host in seat 0. Sets the seat cookie; the token is shown once.
@@ -79,13 +82,13 @@ async def create_room(body: CreateRoomIn, request: Request, response: Response, 
     return {"code": room.code, "url": R.room_url(room.code, root_of(request)), "seat": 0, "token": token}
 
 
-@router.get("", response_model=list[LobbyRoomOut])
+@router.get("", response_model=list[LobbyRoomOut], responses=responses())
 async def list_rooms(request: Request, live: LiveDep, session: SessionDep):
     """The open public rooms: waiting, a seat free, a seated person connected (app/lobby.py)."""
     return with_root(await live.lobby.rooms(session), root_of(request))
 
 
-@router.get("/{code}", response_model=RoomOut, responses=ERRORS)
+@router.get("/{code}", response_model=RoomOut, responses=responses("room_not_found", "rate_limited"))
 async def show_room(code: str, request: Request, response: Response, live: LiveDep, session: SessionDep,
                     token: TokenDep):
     """The room summary; `you` is the caller's seat (from the cookie or Bearer token) or null.
@@ -104,7 +107,9 @@ async def show_room(code: str, request: Request, response: Response, live: LiveD
 # with the room read there; it commits, tells the room's connections, the lobby, the other
 # processes and the computer players.
 
-@router.post("/{code}/join", response_model=JoinRoomOut, responses=ERRORS)
+@router.post("/{code}/join", response_model=JoinRoomOut,
+             responses=responses("room_not_found", "rate_limited", "room_full", "game_started", "name_taken",
+                                 "conflict", "bad_name", "name_reserved", "bad_request"))
 async def join_room(code: str, body: JoinRoomIn, request: Request, response: Response, live: LiveDep,
                     session: SessionDep, token: TokenDep):
     """Take the next free seat. A caller who already holds a seat of this room gets it back.
@@ -120,7 +125,8 @@ async def join_room(code: str, body: JoinRoomIn, request: Request, response: Res
     return {"code": room.code, "url": R.room_url(room.code, root_of(request)), "seat": seat.seat, "token": new}
 
 
-@router.post("/{code}/bots", response_model=SeatOut, responses=ERRORS)
+@router.post("/{code}/bots", response_model=SeatOut,
+             responses=responses(*HOST, "room_full", "game_started", "conflict", "bad_level", "bad_request"))
 async def add_bot(code: str, body: BotIn, live: LiveDep, token: TokenDep):
     """(Host only, before the start.) A computer player of `level` takes the next free seat."""
     async with live.tables.change(code) as held:
@@ -129,7 +135,8 @@ async def add_bot(code: str, body: BotIn, live: LiveDep, token: TokenDep):
     return {"seat": seat.seat}
 
 
-@router.post("/{code}/start", response_model=StatusOut, responses=ERRORS)
+@router.post("/{code}/start", response_model=StatusOut,
+             responses=responses(*HOST, "game_started", "not_enough_players", "seat_empty"))
 async def start_game(code: str, live: LiveDep, token: TokenDep):
     """(Host only.) Start the game with the seated players; 409 `not_enough_players` below 2."""
     async with live.tables.change(code) as held:
@@ -138,7 +145,8 @@ async def start_game(code: str, live: LiveDep, token: TokenDep):
     return {"status": "playing"}
 
 
-@router.post("/{code}/again", response_model=AgainOut, responses=ERRORS)
+@router.post("/{code}/again", response_model=AgainOut,
+             responses=responses(*SEATED, "game_not_over", "game_started", "bad_request"))
 async def play_again(code: str, body: AgainIn, live: LiveDep, token: TokenDep):
     """(A seated player, after the end.) Play again in the same room with the same seats: the
     first such request moves the room on to a new waiting game (exactly one, however many
@@ -151,7 +159,8 @@ async def play_again(code: str, body: AgainIn, live: LiveDep, token: TokenDep):
     return {"game": number, "status": "waiting", "new": new}
 
 
-@router.post("/{code}/leave", response_model=SeatOut, responses=ERRORS)
+@router.post("/{code}/leave", response_model=SeatOut,
+             responses=responses(*SEATED, "host_cannot_leave", "game_started"))
 async def leave_seat(code: str, request: Request, response: Response, live: LiveDep, token: TokenDep):
     """(A seated person other than the host, before a game starts.) Give up the seat: it is
     free for someone else; the caller watches as a spectator (its seat cookie is deleted; every
@@ -165,7 +174,8 @@ async def leave_seat(code: str, request: Request, response: Response, live: Live
     return {"seat": number}
 
 
-@router.post("/{code}/timer", response_model=RoomOut, responses=ERRORS)
+@router.post("/{code}/timer", response_model=RoomOut,
+             responses=responses(*HOST, "game_started", "bad_turn_limit", "bad_request"))
 async def set_timer(code: str, body: TurnLimitIn, live: LiveDep, token: TokenDep):
     """(Host only, before the start.) The turn timer: seconds per decision, one of the room's
     `turn_limits`, or null/0 for none (422 `bad_turn_limit`). → the room summary."""
@@ -177,7 +187,7 @@ async def set_timer(code: str, body: TurnLimitIn, live: LiveDep, token: TokenDep
     return {**out, "turn_limit_s": limit}
 
 
-@router.post("/{code}/chat", response_model=RoomOut, responses=ERRORS)
+@router.post("/{code}/chat", response_model=RoomOut, responses=responses(*HOST, "bad_request"))
 async def chat_settings(code: str, body: ChatSettingsIn, live: LiveDep, token: TokenDep):
     """(Host only, any time.) Open (`spectators: true`) or close the chat to spectators: closed,
     they neither send (`chat_closed`) nor receive messages. → the room summary."""
@@ -188,7 +198,9 @@ async def chat_settings(code: str, body: ChatSettingsIn, live: LiveDep, token: T
     return out
 
 
-@router.post("/{code}/seats/{seat}/bot", response_model=SeatOut, responses=ERRORS)
+@router.post("/{code}/seats/{seat}/bot", response_model=SeatOut,
+             responses=responses(*SEATED, "seat_not_found", "game_not_started", "game_over", "seat_connected",
+                                 "not_connected", "not_yet", "bad_level", "bad_request"))
 async def seat_to_bot(code: str, body: BotIn, live: LiveDep, token: TokenDep,
                       seat: str = Path(description="seat number, 0 to 3")):
     """(During a game.) A computer player plays a disconnected seat until its player connects
@@ -210,7 +222,8 @@ async def seat_to_bot(code: str, body: BotIn, live: LiveDep, token: TokenDep,
     return {"seat": number}
 
 
-@router.delete("/{code}/seats/{seat}/bot", response_model=SeatOut, responses=ERRORS)
+@router.delete("/{code}/seats/{seat}/bot", response_model=SeatOut,
+               responses=responses(*SEATED, "seat_not_found", "not_your_seat", "not_a_bot"))
 async def take_seat_back(code: str, live: LiveDep, token: TokenDep,
                          seat: str = Path(description="seat number, 0 to 3")):
     """(During a game, the seat's own player.) Take the seat back from the computer player
@@ -220,15 +233,16 @@ async def take_seat_back(code: str, live: LiveDep, token: TokenDep,
         mine = R.require_seat(held.room, token)
         number = _seat_number(seat)
         if mine.seat != number:
-            raise ApiError(403, "not_your_seat", "Only the seat's own player may take it back.")
+            raise Refusal("not_your_seat")
         if mine.bot_level is None:
-            raise ApiError(409, "not_a_bot", "No computer player plays this seat.")
+            raise Refusal("not_a_bot", "No computer player plays this seat.")
         await R.take_seat_back(held.session, held.room.id, number)
         held.table.forget_seats()
     return {"seat": number}
 
 
-@router.delete("/{code}/seats/{seat}", response_model=SeatOut, responses=ERRORS)
+@router.delete("/{code}/seats/{seat}", response_model=SeatOut,
+               responses=responses(*HOST, "seat_not_found", "not_a_bot", "game_started"))
 async def remove_bot(code: str, live: LiveDep, token: TokenDep,
                      seat: str = Path(description="seat number, 0 to 3")):
     """(Host only, before the start.) Take a computer player off its seat; 409 `not_a_bot`
@@ -240,4 +254,4 @@ async def remove_bot(code: str, live: LiveDep, token: TokenDep,
     return {"seat": number}
 
 
-__all__ = ["router", "ApiError"]
+__all__ = ["router"]

@@ -1,70 +1,106 @@
-"""Every error code the server can send is listed in docs/protocol.md (which the browser's
-catalogues are checked against in tests/e2e/test_i18n.py): the codes are read from the
-server's and the engine's source, the list from the protocol's error tables."""
+"""docs/protocol.md's code tables say what the refusal registry (app/refusals.py) holds: the
+HTTP codes by status, their fields, the WebSocket codes and the engine's. (The browser's
+catalogues are checked against the registry in tests/e2e/test_i18n.py.)"""
 from __future__ import annotations
 
 import re
+import string
 from pathlib import Path
 
-from app.errors import FIELD_CODES, _HTTP_CODES
+import pytest
+
+import engine
+from app.refusals import BY_STATUS, CODES, Refusal, responses
 
 ROOT = Path(__file__).resolve().parents[2]
 PROTOCOL = ROOT / "docs" / "protocol.md"
 CODE = re.compile(r"`([a-z][a-z0-9]*(?:_[a-z0-9]+)*)`")
-SOURCE_PATTERNS = [
-    re.compile(r"ApiError\(\s*\d+\s*,\s*\"([a-z_]+)\""),
-    re.compile(r"IllegalAction\(\s*\"([a-z_]+)\""),
-    re.compile(r"\b(?:_bad|_refuse|refuse|error_msg)\(\s*(?:[a-z_.]+\s*,\s*)?\"([a-z_]+)\""),
-]
 
 
-def documented_codes(text: str | None = None) -> set[str]:
-    """The error codes in the tables under "HTTP error codes" and "WebSocket error codes" of
-    docs/protocol.md: the `codes` column of the status table, else a table's first column."""
+def _rows(text: str, start: str, end: str) -> list[list[str]]:
+    """The cells of the table rows between the headings `start` and `end` (header rows too)."""
+    section = text[text.index(start):text.index(end, text.index(start))]
+    return [[c.strip() for c in line.split("|")[1:-1]] for line in section.splitlines()
+            if line.startswith("|") and not line.startswith("| ---")]
+
+
+def documented(text: str | None = None) -> dict:
+    """What the protocol's tables list: `http` {status: codes} (not the codes a row's notes in
+    parentheses name), `fields` {code: fields}, `ws` (the WebSocket table's codes), `engine`
+    (the engine table's codes)."""
     text = text if text is not None else PROTOCOL.read_text(encoding="utf-8")
-    codes: set[str] = set()
-    for start, end in (("### HTTP error codes", "## WebSocket `/ws/rooms/{code}`"),
-                       ("### WebSocket error codes", "Close codes:")):
-        section = text[text.index(start):text.index(end)]
-        column = 1
-        for line in section.splitlines():
-            if not line.startswith("|") or line.startswith("| ---"):
-                continue
-            cells = line.split("|")
-            if cells[1].strip() in ("status", "code"):  # a header row picks the column
-                column = 2 if cells[1].strip() == "status" else 1
-                continue
-            codes |= set(CODE.findall(cells[column]))
-    return codes
+    out: dict = {"http": {}, "fields": {}, "ws": set(), "engine": set()}
+    table = None
+    for row in _rows(text, "### HTTP error codes", "## WebSocket `/ws/rooms/{code}`"):
+        if row[0] in ("status", "code"):
+            table = row[0]
+        elif table == "status":
+            out["http"][int(row[0])] = set(CODE.findall(_codes_only(row[1])))
+        else:
+            for code in CODE.findall(row[0]):
+                out["fields"][code] = set(CODE.findall(row[1]))
+    engine_table = "Engine codes (`IllegalAction.code`"
+    for key, start, end in (("ws", "### WebSocket error codes", engine_table), ("engine", engine_table, "Close codes:")):
+        for row in _rows(text, start, end):
+            if row[0] != "code":
+                out[key] |= set(CODE.findall(row[0]))
+    return out
 
 
-def source_codes() -> dict[str, str]:
-    """{code: file} for every error code raised or sent in app/ and engine/."""
-    found = {c: "app/errors.py" for c in [*_HTTP_CODES.values(), *FIELD_CODES.values()]}
-    for folder in ("app", "engine"):
-        for path in (ROOT / folder).rglob("*.py"):
-            text = path.read_text(encoding="utf-8")
-            for pattern in SOURCE_PATTERNS:
-                for code in pattern.findall(text):
-                    found.setdefault(code, str(path.relative_to(ROOT)))
-    return found
+def _codes_only(cell: str) -> str:
+    """A status row's codes, without its notes in parentheses."""
+    depth, kept = 0, []
+    for ch in cell:
+        depth += ch == "("
+        if not depth:
+            kept.append(ch)
+        depth -= ch == ")" and depth > 0
+    return "".join(kept)
 
 
-def test_the_protocol_lists_the_error_codes_of_both_tables():
-    codes = documented_codes()
-    # Spot checks of each kind: HTTP, WebSocket, engine; fields are not codes.
-    assert {"room_full", "not_yet", "stale_version", "bad_origin", "payment_not_minimal"} <= codes
-    assert "retry_after_s" not in codes and "id" not in codes
+def registry() -> dict:
+    """The registry in the shape of `documented`."""
+    return {"http": {s: set(c) for s, c in BY_STATUS.items()},
+            "fields": {c.code: set(c.fields) for c in CODES.values() if c.fields},
+            "ws": {c.code for c in CODES.values() if c.ws and not c.engine},
+            "engine": set(engine.REFUSAL_CODES)}
 
 
-def test_every_error_code_the_server_sends_is_documented():
-    found = source_codes()
-    assert len(found) > 30, found
-    missing = {c: f for c, f in found.items() if c not in documented_codes()}
-    assert not missing, f"error codes missing from docs/protocol.md: {missing}"
+def test_the_protocol_tables_are_the_registry():
+    assert documented() == registry()
 
 
-def test_a_new_undocumented_code_would_be_caught():
-    """The scan sees a code in a new refusal (the check can fail)."""
-    text = 'raise ApiError(409, "brand_new_code", "x")\nreturn refuse("other_new", "y")'
-    assert {m for p in SOURCE_PATTERNS for m in p.findall(text)} == {"brand_new_code", "other_new"}
+def test_a_code_missing_from_the_tables_would_be_caught():
+    """The check can fail: a table without `room_full`, or with a code of no refusal."""
+    text = PROTOCOL.read_text(encoding="utf-8")
+    assert documented(text.replace("`room_full`, ", "", 1)) != registry()
+    assert documented(text.replace("| `not_your_turn` |", "| `not_your_turn`, `brand_new` |")) != registry()
+
+
+def test_every_engine_code_is_a_websocket_refusal_of_an_act():
+    assert set(engine.REFUSAL_CODES) <= set(CODES)
+    assert all(CODES[c].ws and CODES[c].engine for c in engine.REFUSAL_CODES)
+    assert CODES["game_over"].status == 409  # the engine's and the HTTP API's
+
+
+@pytest.mark.parametrize("code", sorted(CODES))
+def test_every_default_message_can_be_made(code):
+    """A refusal raised with its fields and template values has a message without braces."""
+    names = {n for _, n, _, _ in string.Formatter().parse(CODES[code].message) if n}
+    refusal = Refusal(code, **{n: 7 for n in names | set(CODES[code].fields)})
+    assert "{" not in refusal.message and refusal.message.endswith((".", "'s."))
+    assert set(refusal.fields) == set(CODES[code].fields)
+    if CODES[code].status is not None:
+        assert refusal.body()["error"]["code"] == code
+
+
+def test_unknown_codes_and_websocket_codes_are_not_refusals_of_a_route():
+    with pytest.raises(KeyError):
+        Refusal("brand_new")
+    with pytest.raises(ValueError):
+        responses("bad_token")
+    doc = responses("room_not_found", "rate_limited")
+    assert set(doc) == {404, 413, 429, 503}
+    assert doc[404]["content"]["application/json"]["schema"]["properties"]["error"]["properties"]["code"]["enum"] \
+        == ["room_not_found"]
+    assert doc[429]["headers"]["Retry-After"]["required"] is True

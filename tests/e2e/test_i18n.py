@@ -1,6 +1,7 @@
 """German all the way, checked in the browser against the real catalogues: both languages
-have the same keys (and the same how-to sections and rule ids), every error code of
-docs/protocol.md has a text in both, the how-to page links each section to rule ids that
+have the same keys (and the same how-to sections and rule ids), every refusal code the server
+sends (the registry, app/refusals.py) has a text in both and no refusal text is of a code it
+does not have, the how-to page links each section to rule ids that
 exist on /rules, and counts use the language's plural rules."""
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import re
 import httpx
 from playwright.sync_api import expect
 
-from tests.app.test_error_codes import documented_codes
+from app.refusals import CODES
 
 from .helpers import goto
 
@@ -45,16 +46,25 @@ def test_both_catalogues_have_the_same_keys_and_how_to_sections(e2e_server, new_
     assert not [v for v in c["de"].values() if "schild" in v.lower()]
 
 
-def test_every_documented_error_code_has_an_english_and_a_german_text(e2e_server, new_page):
+# The client's own texts under `err.`: no answer, an unknown code, and plural forms.
+CLIENT_ONLY = {"network", "unknown"}
+PLURAL = re.compile(r"_(one|other)$")
+
+
+def test_every_refusal_code_has_an_english_and_a_german_text(e2e_server, new_page):
     page = new_page()
     goto(page, e2e_server.base_url + "/")
     c = _catalogues(page)
-    codes = documented_codes()
+    codes = {code for code, spec in CODES.items() if spec.sent}
     assert len(codes) > 40
     for lang, part in (("en", "gamesEn"), ("de", "gamesDe")):
+        texts = c[lang] | c[part]
         # Codes only the play-again and record paths give have their text with those (games.js).
-        missing = sorted(code for code in codes if "err." + code not in c[lang] | c[part])
+        missing = sorted(code for code in codes if "err." + code not in texts)
         assert not missing, (lang, missing)
+        keyed = {PLURAL.sub("", k[4:]) for k in texts if k.startswith("err.")}
+        unknown = sorted(keyed - set(CODES) - CLIENT_ONLY)
+        assert not unknown, (lang, "texts of no refusal code", unknown)
 
 
 def test_how_to_play_links_every_section_to_rule_ids_that_exist(e2e_server, new_page, shots):

@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from app.live.messages import (BOT_ID_PREFIX, MAX_ACTION_ID, BadMessage, bot_action_id, error_msg, is_ping,
+from app.refusals import Refusal
+from app.live.messages import (BOT_ID_PREFIX, MAX_ACTION_ID, bot_action_id, is_ping,
                                parse_client_message)
 from app.schemas import MAX_NAME, clean_name
 from app.security import CODE_LENGTH, CROCKFORD, hash_token, new_room_code, new_token, normalize_code, token_matches
@@ -81,17 +82,18 @@ def test_a_valid_action_and_a_ping_parse():
     (act(action=[1]), "`action`", "a1"),
 ])
 def test_bad_frames_are_refused_with_a_reason_and_their_id(text, reason, msg_id):
-    with pytest.raises(BadMessage) as caught:
+    with pytest.raises(Refusal) as caught:
         parse_client_message(text)
+    assert caught.value.code == "bad_message"
     assert reason in str(caught.value)
     assert caught.value.msg_id == msg_id
 
 
 def test_error_frames_echo_only_usable_ids():
-    assert error_msg("stale_version", "m", "a1") == {"type": "error", "code": "stale_version",
-                                                     "message": "m", "id": "a1"}
-    assert "id" not in error_msg("bad_message", "m", 7)
-    assert "id" not in error_msg("bad_message", "m", "x" * (MAX_ACTION_ID + 1))
+    assert Refusal("stale_version", "m").frame("a1") == {"type": "error", "code": "stale_version",
+                                                         "message": "m", "id": "a1"}
+    assert "id" not in Refusal("bad_message", "m").frame(7)
+    assert "id" not in Refusal("bad_message", "m").frame("x" * (MAX_ACTION_ID + 1))
 
 
 def test_lobby_pings_and_bot_ids():
@@ -99,5 +101,5 @@ def test_lobby_pings_and_bot_ids():
     assert not is_ping('{"type": "ping", "x": 1}') and not is_ping("[" * 100_000) and not is_ping("ping")
     ids = {bot_action_id() for _ in range(100)}
     assert len(ids) == 100 and all(i.startswith(BOT_ID_PREFIX) and len(i) <= MAX_ACTION_ID for i in ids)
-    with pytest.raises(BadMessage):  # a client can never plant a computer player's id
+    with pytest.raises(Refusal):  # a client can never plant a computer player's id
         parse_client_message(act(id=ids.pop()))

@@ -1,0 +1,24 @@
+"""Schemathesis hooks of tests/app/test_openapi_conformance.py (loaded by SCHEMATHESIS_HOOKS):
+how to build a value of the OpenAPI document's own string format `player-name` (app/schemas.py
+NAME_SCHEMA), whose rules (docs/protocol.md §Names) no JSON-schema pattern can say."""
+from __future__ import annotations
+
+import schemathesis
+from hypothesis import strategies as st
+
+from app.names import imitates_computer
+from app.schemas import clean_name
+
+
+def _is_name(text: str) -> bool:
+    """A name the server takes (`clean_name`, and not a computer player's), unchanged by the
+    trimming so that it keeps the document's 1 to 24 characters."""
+    try:
+        return clean_name(text) == text and not imitates_computer(text)
+    except ValueError:
+        return False
+
+
+schemathesis.openapi.format(
+    "player-name",
+    st.text(st.characters(categories=("L", "M", "N", "P", "S", "Zs")), min_size=1, max_size=24).filter(_is_name))
