@@ -1,4 +1,4 @@
-"""The garbage collector of a serving process (issue 14: 1,000 rooms, p99 < 50 ms).
+"""The garbage collector of a serving process.
 
 A server holds many long-lived objects: each WebSocket connection keeps ~250 of them (its
 coroutine frames through the ASGI stack, queues, events, the websockets protocol), so 4,000
@@ -9,7 +9,7 @@ with the event loop stopped, ~25 % of the server's CPU and every move in that wi
 (`bench/load.py --rooms 1000`: p99 1.1 s; docs/performance.md, "Garbage collection").
 
 What the server does instead: no collection at all while its modules load (`app/cli.py`
-disables the collector before its first import: ~0.1 s of a start, issue 11's restart time),
+disables the collector before its first import, which saves part of a start),
 then, once everything is imported and the app is built (`tune`):
 - `gc.freeze()` moves the objects alive at that moment (modules, classes, functions, the app:
   ~110,000 objects that live as long as the process) to the permanent generation, which no

@@ -1,4 +1,4 @@
-"""Play again (issue 12): the same room, seats and computer players, a new game.
+"""Play again: the same room, seats and computer players, a new game.
 
 A finished room moves on to its next game with ONE version-guarded UPDATE (`status = 'over'
 AND game_no = n` → waiting, `game_no = n + 1`): however many requests cross — every player at

@@ -1,4 +1,4 @@
-"""Computer players for Traders of Osaka (issue 6). Uses only ``engine``'s public API.
+"""Computer players for Traders of Osaka. Uses only ``engine``'s public API.
 
 Entry point: ``choose_action(view, level, history=..., seed=..., time_budget_s=...)``. A bot
 sees exactly what a human in its seat sees: its ``player_view`` and the events it received

@@ -1,4 +1,4 @@
-"""Time while no server ran does not count on the turn clocks (issue 28).
+"""Time while no server ran does not count on the turn clocks.
 
 A decision's deadline is stored (`rooms.deadline_at`, app/live/timers.py), so it survives a
 restart; but without this module the time the servers were down counted against the person to

@@ -1,4 +1,4 @@
-"""A periodic task meeting a database outage (issue 28): one warning line, not a traceback.
+"""A periodic task meeting a database outage: one warning line, not a traceback.
 
 `unavailable(exc)` is app/db.py's `database_unavailable`, which once missed what SQLAlchemy 2.1
 hands on as a plain `DBAPIError` (a connection refused while PostgreSQL shuts down, SQLSTATE

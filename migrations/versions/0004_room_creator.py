@@ -1,4 +1,4 @@
-"""rooms.creator_hash: whose address created a waiting room (per-address caps, issue 17)
+"""rooms.creator_hash: whose address created a waiting room (per-address caps)
 
 A hash of the creator's address (app/ratelimit.py `address_hash`), kept while the room waits
 and cleared at the start; indexed for the count of one address's waiting rooms.

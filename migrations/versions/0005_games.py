@@ -1,4 +1,4 @@
-"""games: the finished games of a room (play again, records, replays; issue 12)
+"""games: the finished games of a room (play again, records, replays)
 
 `games` holds one row per finished game of a room that was followed by another ("play again"):
 its number in the room, rules version, seed, players, the action log with each action's time

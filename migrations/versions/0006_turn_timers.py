@@ -1,4 +1,4 @@
-"""rooms.turn_limit_s, rooms.turn_at, rooms.deadline_at: turn timers (issue 12)
+"""rooms.turn_limit_s, rooms.turn_at, rooms.deadline_at: turn timers
 
 `turn_limit_s` is the host's time per decision (null = no timer). `turn_at` is when the
 current decision began (written with every action's version move, and at the start);

@@ -1,4 +1,4 @@
-"""chat_messages, rooms.chat_spectators: the room's chat (issue 12)
+"""chat_messages, rooms.chat_spectators: the room's chat
 
 Every chat message of a room (its seat, or null for a spectator, the name shown, the text of at
 most 300 characters, the time), deleted with the room; `rooms.chat_spectators` is false once

@@ -1,4 +1,4 @@
-"""server_clock: when a server process was last known to be running (issue 28)
+"""server_clock: when a server process was last known to be running
 
 One row (id 1). Every server process stamps `alive_at` every few seconds (and once more when it
 stops cleanly); a process that starts and finds nobody was alive for longer than a few seconds
