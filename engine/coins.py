@@ -1,5 +1,5 @@
 """Paying with coins (R-buy-2, R-buy-3): the one definition of a minimal payment, the listing
-of every distinct minimal payment, and the cheapest one.
+of every distinct minimal payment, the cheapest one and the one the table suggests.
 
 A payment's *shape* is ``(n2, n3, n5)``: how many cards of value 2, 3 and 5 it uses. Whether a
 payment is legal depends only on its shape (R-buy-3: it covers the cost and no card can be
@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 from operator import itemgetter
 
-from .cards import KIND, VALUE
+from .cards import COLOR, ICONS, KIND, VALUE
 
 
 @lru_cache(maxsize=4096)
@@ -211,4 +211,32 @@ def cheapest_payment(hand, cost: int) -> list[int] | None:
         if want[v]:
             want[v] -= 1
             out.append(c)
+    return out
+
+
+def suggested_payment(hand, goods, cost: int) -> list[int] | None:
+    """The payment the table suggests to a player: a legal payment of ``cost`` from ``hand``
+    (card ids; R-buy-2, R-buy-3) that overpays least, then uses the fewest cards (the first
+    such shape of ``payment_shapes``); of each value it spends first the cards whose colour
+    the player holds fewest ``goods`` of (card ids of the player's merchandise: the icons of
+    the other colours would insure nothing, R-pay-6), then those with fewer insurance icons
+    (R-comp-2), then the lower ids. The 5s, then the 3s, then the 2s. ``None`` when the hand
+    cannot cover the cost.
+
+    >>> suggested_payment([11, 12, 20], [13], 6)   # red 3, red 3, red 5: 3 + 3
+    [11, 12]
+    """
+    shapes = payment_shapes(shape_of(hand), cost)
+    if not shapes:
+        return None
+    n2, n3, n5 = min(shapes, key=lambda s: (2 * s[0] + 3 * s[1] + 5 * s[2], sum(s)))
+    kept = [0, 0, 0, 0]                          # own goods per colour
+    for g in goods:
+        kept[COLOR[g]] += 1
+    out: list[int] = []
+    for v, n in ((5, n5), (3, n3), (2, n2)):
+        if n:
+            cards = sorted((c for c in hand if VALUE[c] == v),
+                           key=lambda c: (kept[COLOR[c]], ICONS[c], c))
+            out += cards[:n]
     return out
