@@ -86,9 +86,9 @@ def buy_options(state: GameState, seat: int) -> dict:
         return {"goods": [], "cost": 0, "payments": [], "suggested": None}
     hand = state.hands[seat]
     cost = state._cost
-    return {"goods": list(goods), "cost": cost,
-            "payments": [list(s) for s in payment_shapes(shape_of(hand), cost)],
-            "suggested": suggested_payment(hand, [c for c, _ in state.goods[seat]], cost)}
+    shapes = payment_shapes(shape_of(hand), cost)
+    return {"goods": list(goods), "cost": cost, "payments": [list(s) for s in shapes],
+            "suggested": suggested_payment(hand, state.goods[seat], cost, shapes)}
 
 
 def visible_events(events: list[dict], seat: int | None) -> list[dict]:

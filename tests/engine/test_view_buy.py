@@ -85,6 +85,6 @@ def test_r_buy_suggested_keeps_the_icons_of_the_colours_of_own_goods():
     a = next(c for c in twos if COLOR[c] == 0)
     b = next(c for c in twos if COLOR[c] == 1)
     good = next(c for c in range(len(VALUE)) if COLOR[c] == 0 and c not in (a, b))
-    assert suggested_payment([a, b], [good], 2) == [b]
+    assert suggested_payment([a, b], [(good, False)], 2) == [b]
     assert suggested_payment([a, b], [], 2) == [min(a, b)]
     assert suggested_payment([a, b], [], 5) is None
