@@ -6,12 +6,13 @@ import { cardValue } from "./cards.js";
 const VALUES = [2, 3, 5]; // the order of a payment's shape: [twos, threes, fives]
 
 /**
- * The purchase the table shows: the seat to act's `view.buy`; for anyone else (a waiting seat,
- * a spectator), only for display, the Market cards without a Reservation piece and no payments.
+ * The purchase the table shows: the seat to act's `view.buy`; for anyone else, only for display
+ * and with no payments, the Market cards without another seat's Reservation piece (a spectator:
+ * without any), what the seat's own `buy` will list once its turn comes and nothing moved.
  */
 export function purchase(view) {
   if (view.buy) return view.buy;
-  const goods = view.market.filter((m) => m.reserved_by === null || m.reserved_by === undefined).map((m) => m.card);
+  const goods = view.market.filter((m) => m.reserved_by == null || m.reserved_by === view.seat).map((m) => m.card);
   return { goods, cost: total(goods), payments: [], suggested: null };
 }
 
