@@ -49,7 +49,7 @@ def _play(seed: int, steps: int | None, want_to_act: int | None = None):
     """A random 3-player game: `steps` actions (None: to the end); with `want_to_act`, played on
     (up to 20 more) until that seat is to decide. → (state, [(seat, action, events)])."""
     rng, state, log = random.Random(seed), engine.new_game(3, seed), []
-    while state.phase != "over" and (steps is None or len(log) < steps
+    while not engine.is_over(state) and (steps is None or len(log) < steps
                                      or (want_to_act is not None and state.to_act != want_to_act
                                          and len(log) < steps + 20)):
         seat = state.to_act

@@ -41,7 +41,7 @@ def real_frames(n: int) -> list[str]:
     rng, out, seed = random.Random(1), [], 0
     while len(out) < n:
         state, version, seed = engine.new_game(4, seed), 0, seed + 1
-        while state.phase != "over" and len(out) < n:
+        while not engine.is_over(state) and len(out) < n:
             seat = state.to_act
             state, events = engine.play(state, seat, rng.choice(engine.legal_actions(state, seat)))
             version += 1

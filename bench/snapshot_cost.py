@@ -58,7 +58,7 @@ async def measure(url: str, games: int) -> dict:
         for g in range(games):
             rng, room_id = random.Random(g), await _room(db, g)
             state, version = engine.new_game(4, g), 0
-            while state.phase != "over":
+            while not engine.is_over(state):
                 seat = state.to_act
                 action = rng.choice(engine.legal_actions(state, seat))
                 state, events = engine.play(state, seat, action)

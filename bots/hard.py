@@ -21,7 +21,7 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from engine import Action, GameState, apply_action, legal_actions
+from engine import Action, GameState, apply_action, is_over, legal_actions
 
 from .determinize import Knowledge, determinize
 from .heuristic import (DEFAULT_WEIGHTS, Board, Weights, horizon, player_value, relative_score,
@@ -108,7 +108,7 @@ def _buy_first_cheapest(a: Action):
 
 def _playout(state: GameState, me: int, plies: int, rng: random.Random, w: Weights) -> float:
     for _ in range(plies):
-        if state.phase == "over":
+        if is_over(state):
             break
         p = state.to_act
         state = apply_action(state, p, playout_action(state, p, rng, w))

@@ -18,7 +18,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
-from engine import action_from_json, new_game, play, player_view, visible_events
+from engine import action_from_json, is_over, new_game, play, player_view, visible_events
 
 from . import LEVELS, choose_action_info
 
@@ -50,7 +50,7 @@ def play_game(game: int, a: str, b: str, players: int, budget: float,
     levels = [a if s == a_seat else b for s in range(players)]
     histories: list[list[dict]] = [[] for _ in range(players)]
     decisions = sims = search_moves = 0
-    while state.phase != "over":
+    while not is_over(state):
         if decisions >= MAX_DECISIONS:
             raise RuntimeError(f"game {game} did not end after {MAX_DECISIONS} decisions")
         seat = state.to_act

@@ -1,5 +1,5 @@
 """Paying with coins (R-buy-2, R-buy-3): the one definition of a minimal payment, the listing
-of every distinct minimal payment, and the cheapest one.
+of every distinct minimal payment, the cheapest one and the one the table suggests.
 
 A payment's *shape* is ``(n2, n3, n5)``: how many cards of value 2, 3 and 5 it uses. Whether a
 payment is legal depends only on its shape (R-buy-3: it covers the cost and no card can be
@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 from operator import itemgetter
 
-from .cards import KIND, VALUE
+from .cards import COLOR, KIND, VALUE
 
 
 @lru_cache(maxsize=4096)
@@ -211,4 +211,40 @@ def cheapest_payment(hand, cost: int) -> list[int] | None:
         if want[v]:
             want[v] -= 1
             out.append(c)
+    return out
+
+
+def suggested_payment(hand, goods, cost: int, shapes=None) -> list[int] | None:
+    """The payment the table suggests to a player: a legal payment of ``cost`` from ``hand``
+    (card ids; R-buy-2, R-buy-3) that overpays least, then uses the fewest cards (the first
+    such shape of ``payment_shapes``); of each value it spends first the cards whose colour
+    the player holds fewest ``goods`` of (the player's merchandise, ``(card, insured)``
+    pairs as in ``GameState.goods``: a card's insurance icons insure only goods of its colour,
+    R-pay-6; cards of one value carry the same icons, R-comp-2), then the lower ids. The 5s,
+    then the 3s, then the 2s. ``None`` when the hand cannot cover the cost. ``shapes``: the
+    hand's ``payment_shapes`` for ``cost`` when the caller has them.
+
+    >>> suggested_payment([11, 12, 20], [(13, False)], 6)   # red 3, red 3, red 5: 3 + 3
+    [11, 12]
+    """
+    if shapes is None:
+        shapes = payment_shapes(shape_of(hand), cost)
+    if not shapes:
+        return None
+    if len(shapes) == 1:
+        n2, n3, n5 = shapes[0]
+    else:
+        n2, n3, n5 = min(shapes, key=lambda s: (2 * s[0] + 3 * s[1] + 5 * s[2], sum(s)))
+    kept = None                                  # own goods per colour, when needed
+    out: list[int] = []
+    for v, n in ((5, n5), (3, n3), (2, n2)):
+        if n:
+            cards = [c for c in hand if VALUE[c] == v]
+            if len(cards) > 1:                   # which colours to keep, and the order
+                if kept is None:
+                    kept = [0, 0, 0, 0]
+                    for g in goods:
+                        kept[COLOR[g[0]]] += 1
+                cards.sort(key=lambda c: (kept[COLOR[c]], c))
+            out += cards[:n]
     return out

@@ -5,6 +5,8 @@ Also ``visible_events``, the same rule for the events of ``play``.
 from __future__ import annotations
 
 from .cards import COLORS
+from .coins import payment_shapes, shape_of, suggested_payment
+from .decision import decide
 from .state import GameState, is_over
 
 
@@ -18,6 +20,8 @@ def player_view(state: GameState, seat: int | None) -> dict:
 
     Keys: see docs/engine.md ("Player view JSON"). Never holds another seat's ``hand`` or
     anyone else's ``vp`` before the end, the ``deck``, the ``seed`` or any ``vp_cards``.
+    The seat to act in a turn also gets ``buy``, its purchase (``buy_options``); no other
+    seat and no spectator does (its payments follow from that seat's hand, R-info-2).
 
     Raises:
         ValueError: ``seat`` is not None and not a seat of this game.
@@ -40,7 +44,7 @@ def player_view(state: GameState, seat: int | None) -> dict:
         if p == seat or over:
             entry["vp"] = state.vp(p)
         players.append(entry)
-    return {
+    view = {
         "seat": seat,
         "num_players": n,
         "phase": state.phase,
@@ -60,6 +64,31 @@ def player_view(state: GameState, seat: int | None) -> dict:
         "end_reason": state.end_reason,
         "players": players,
     }
+    if seat is not None and seat == state.to_act and state.phase == "turn":
+        view["buy"] = buy_options(state, seat)
+    return view
+
+
+def buy_options(state: GameState, seat: int) -> dict:
+    """The purchase ``seat``, the active player of ``state`` (phase "turn"), may make now,
+    as the engine decides it (decision.py, coins.py), so that a client only chooses:
+
+    - ``goods``: the card ids it would buy (R-buy-1), in Market order; ``[]`` when none;
+    - ``cost``: their total value in coins (R-buy-2); 0 without goods;
+    - ``payments``: every legal payment's shape ``[twos, threes, fives]`` (how many hand
+      cards of value 2, 3 and 5 it uses; R-buy-2, R-buy-3: legality depends only on the
+      shape), fives then threes ascending; ``[]`` when the hand cannot cover the cost;
+    - ``suggested``: hand card ids of one legal payment (``coins.suggested_payment``), or
+      None when there is none.
+    """
+    goods = decide(state)._goods
+    if not goods:
+        return {"goods": [], "cost": 0, "payments": [], "suggested": None}
+    hand = state.hands[seat]
+    cost = state._cost
+    shapes = payment_shapes(shape_of(hand), cost)
+    return {"goods": list(goods), "cost": cost, "payments": [list(s) for s in shapes],
+            "suggested": suggested_payment(hand, state.goods[seat], cost, shapes)}
 
 
 def visible_events(events: list[dict], seat: int | None) -> list[dict]:

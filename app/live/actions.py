@@ -187,9 +187,9 @@ class Actions:
                 attempt.handed_over = await self._hand_over(held, seat)
             attempt.committed = ActionApplied(attempt.code, new_version, bool(table.bot_levels))
             self.broadcaster.broadcast_game(table, [(new_version, events)])
-            if new_state.phase == "over" or attempt.handed_over is not None:
+            if engine.is_over(new_state) or attempt.handed_over is not None:
                 await self.broadcaster.broadcast_room(held.session, attempt.code)
-            if new_state.phase == "over":
+            if engine.is_over(new_state):
                 await self._compact(held)
         return attempt.committed
 
@@ -258,7 +258,7 @@ class Actions:
                "seat": seat, "action": action, "events": events, "created_at": utcnow()}
         bump = {"room_id": table.room_id, "old_version": table.version,
                 "new_version": table.version + 1,
-                "new_status": "over" if new_state.phase == "over" else "playing",
+                "new_status": "over" if engine.is_over(new_state) else "playing",
                 "state": new_state.to_json(), "to_act": new_state.to_act, **clock}
         return row, bump
 

@@ -230,7 +230,7 @@ class BotDriver:
                     room = await held.read_room()   # notes the seats' computer players
                     if room is None or room.status != "playing":
                         return None
-                if table.state is None or table.state.phase == "over" or table.state.to_act is None:
+                if table.state is None or engine.is_over(table.state):
                     return None
                 seat = table.state.to_act
                 level = (table.bot_levels or {}).get(seat)

@@ -41,7 +41,6 @@ from .pg_fanout import PgFanout
 from .presence import Presence
 from .remote import RemoteChanges
 from .sockets import RoomSockets
-from .table import Table
 from .tables import Tables
 from .timers import TurnTimers
 
@@ -135,10 +134,6 @@ class Live:
         await self.lobby.serve(ws)
 
     # ------------------------------------------------------- for the routes
-    def table(self, room: Room) -> Table:
-        """The cached table of a room (Tables.of)."""
-        return self.tables.of(room)
-
     def connected_seats(self, code: str) -> set[int]:
         """Seats of a room with a live connection here or in another process."""
         return self.broadcaster.connected_seats(code)

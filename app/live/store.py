@@ -31,7 +31,7 @@ def clock_values(state: Any, limit_s: int | None, now: datetime | None = None) -
     """The turn clock's columns for a decision beginning `now` (naive UTC, default: now):
     `turn_at` and `deadline_at` (= turn_at + `limit_s` seconds; None without a timer, and both
     None once the game is over). app/live/timers.py."""
-    if state.phase == "over" or state.to_act is None:
+    if engine.is_over(state):
         return {"turn_at": None, "deadline_at": None}
     now = now or utcnow()
     return {"turn_at": now, "deadline_at": None if not limit_s else now + timedelta(seconds=limit_s)}

@@ -78,7 +78,7 @@ class Table:
         "turn_ms": milliseconds since its decision began, "left_ms": milliseconds to its
         deadline (≥ 0) or None without a timer, or while a computer player plays that seat}, by
         the server's clock; None when nobody is to act."""
-        if self.state is None or self.state.phase == "over" or self.state.to_act is None or self.turn_at is None:
+        if self.state is None or engine.is_over(self.state) or self.turn_at is None:
             return None
         now = now or utcnow()
         left = None
@@ -199,6 +199,6 @@ class Table:
         """The `state` frame for that seat (docs/protocol.md): version and view, and once the
         game is over `result` = `engine.game_result` (public then: every VP total is shown)."""
         msg = {"type": "state", "version": self.version, "view": self.view(seat)}
-        if self.state.phase == "over":
+        if engine.is_over(self.state):
             msg["result"] = engine.game_result(self.state, [e for evs in self.events for e in evs])
         return msg

@@ -7,7 +7,7 @@ import { h } from "../vendor/preact.js";
 import { t, tn } from "./i18n.js";
 import { cardText, cardChip } from "./cards.js";
 import { playerName } from "./common.js";
-import { buyableGoods, total, checkPayment, suggestPayment } from "./payment.js";
+import { purchase, total, checkPayment, suggestPayment, canBuy } from "./payment.js";
 import { announce } from "./keys.js";
 
 function myTurn(ctx) {
@@ -44,9 +44,7 @@ export function passOnly(view, seat) {
   const free = (m) => m.reserved_by === null || m.reserved_by === undefined;
   const takeable = view.market.some((m) => free(m) || m.reserved_by === seat);
   const reservable = me.reservation_free && (view.market.some(free) || view.farm.some(free));
-  const goods = buyableGoods(view, seat);
-  const buyable = goods.length > 0 && me.hand && total(me.hand) >= total(goods);
-  return !takeable && !reservable && !buyable;
+  return !takeable && !reservable && !canBuy(view);
 }
 
 /**
@@ -65,12 +63,12 @@ export function actBtn({ id, label, why, onClick, primary, key }) {
   ];
 }
 
-function buyState(ctx, me, goods, cost, pay) {
-  const sum = total(me.hand || []);
+function buyState(ctx, me, offer, pay) {
+  const sum = total(me.hand || []), cost = offer.cost;
   if (!myTurn(ctx)) return { why: t("why.not_your_turn") };
-  if (!goods.length) return { why: t("why.no_goods") };
-  if (sum < cost) return { why: t("why.cannot_afford", { sum, cost }) };
-  const chk = checkPayment(pay, cost);
+  if (!offer.goods.length) return { why: t("why.no_goods") };
+  if (!offer.payments.length) return { why: t("why.cannot_afford", { sum, cost }) };
+  const chk = checkPayment(pay, offer);
   if (chk.ok) return { why: null };
   if (chk.why === "empty") return { why: t("why.select_payment", { cost }) };
   if (chk.why === "too_small") return { why: t("why.too_small", { sel: total(pay), cost }), bad: true };
@@ -89,9 +87,9 @@ export function barView(ctx) {
       h("div", { class: "bar-group", key: "pass" }, actBtn({ id: "btn-pass", key: "P", primary: true, label: t("table.pass"), why: busy, onClick: () => ctx.act({ type: "pass" }) }))];
   }
   const ca = cardActions(ctx);
-  const goods = buyableGoods(v, seat), cost = total(goods), pay = [...ctx.sel.pay], sel = total(pay);
-  const buy = buyState(ctx, me, goods, cost, pay);
-  const canSuggest = myTurn(ctx) && goods.length && total(me.hand || []) >= cost;
+  const offer = purchase(v), cost = offer.cost, pay = [...ctx.sel.pay], sel = total(pay);
+  const buy = buyState(ctx, me, offer, pay);
+  const canSuggest = myTurn(ctx) && canBuy(v);
   const cardWhy = !myTurn(ctx) ? (decision ? "" : t(v.phase === "turn" ? "table.hint_wait" : "why.not_your_turn"))
     // The how-to hint only in your first turns; later the buttons speak for themselves.
     : ctx.sel.market === null ? ((ctx.turnsPlayed || 0) < 2 ? t("table.hint_turn") : "") : ca.take && ca.reserve ? ca.take : "";
@@ -104,7 +102,7 @@ export function barView(ctx) {
     h("div", { class: "bar-group pay", key: "pay" },
       h("span", { class: "paycount" + (buy.why ? "" : " ok") + (buy.bad ? " bad" : ""), id: "paycount" }, t("table.selected", { sel, cost })),
       actBtn({ id: "btn-suggest", key: "S", label: [h("span", { class: "lbl-long" }, t("table.suggest")), h("span", { class: "lbl-short" }, t("table.suggest_short"))], why: canSuggest ? null : buy.why || t("why.cannot_afford", { sum: total(me.hand || []), cost }), onClick: () => {
-        const s = suggestPayment(me.hand || [], cost, me.goods.map((g) => g.card));
+        const s = suggestPayment(offer);
         if (s) { ctx.sel.pay = new Set(s); ctx.redraw(); announce(t("table.selected", { sel: total(s), cost })); }
       } }),
       actBtn({ id: "btn-clear", key: "C", label: t("table.clear"), why: pay.length ? null : t("why.nothing_selected"), onClick: () => { ctx.sel.pay.clear(); ctx.redraw(); } }),

@@ -9,7 +9,7 @@ import { h, appUrl } from "./dom.js";
 import { t, tn, listText, listParts } from "./i18n.js";
 import { COLORS, SYMBOL, cardEl, cardColor, cardValue, cardChip } from "./cards.js";
 import { PLAYER_COLORS, playerName, markerOf, isComputerSeat, nameTag, dot } from "./common.js";
-import { buyableGoods, total } from "./payment.js";
+import { purchase, total } from "./payment.js";
 import { buildRoute, updateRoute } from "./route.js";
 import { barView } from "./bar.js";
 import { syncDialog, wireDialog, dialogKey } from "./decide.js";
@@ -265,8 +265,9 @@ export function renderTable(ctx, parts) {
   parts.farmTitle.textContent = t("table.farm");
   parts.logTitle.textContent = t("table.log");
   parts.playersTitle.textContent = t("table.players");
-  const goods = ctx.seat !== null ? buyableGoods(w, ctx.seat) : w.market.filter((m) => m.reserved_by == null).map((m) => m.card);
-  render(goods.length ? v("span", { class: "cost" }, t("table.buy_cost", { cost: total(goods) })) : null, parts.marketInfo);
+  const offer = purchase(w);
+  render(offer.goods.length ? v("span", { class: "cost" }, t("table.buy_cost", { cost: offer.cost })) : null,
+    parts.marketInfo);
   render(slotCards(ctx, w.market, "market"), parts.market);
   render(slotCards(ctx, w.farm, "farm"), parts.farm);
   const top = w.discard.slice(-6).reverse();

@@ -78,7 +78,7 @@ def play_legacy(num_players: int, seed: int, steps: int | None, rng: random.Rand
     (state, [(seat, action JSON)], [events per action])."""
     state = new_game_v1(num_players, seed)
     log, events = [], []
-    while state.phase != "over" and (steps is None or len(log) < steps):
+    while not engine.is_over(state) and (steps is None or len(log) < steps):
         seat = state.to_act
         action = rng.choice(engine.legal_actions(state, seat)).to_json()
         state, evs = engine.play(state, seat, action)
@@ -96,7 +96,7 @@ def make_game(rng: random.Random, status: str, players: int, steps: int | None =
     if status != "waiting":
         game.seed = rng.randrange(1 << 62)
         game.state, game.log, game.events = play_legacy(players, game.seed, steps, rng)
-        assert (game.state.phase == "over") == (status == "over")
+        assert engine.is_over(game.state) == (status == "over")
     return game
 
 

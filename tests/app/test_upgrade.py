@@ -72,7 +72,7 @@ async def _play_on(srv: Server, game: LegacyGame, clients: list[Client], steps: 
     the changed shuffle, i.e. what this server's Python computes."""
     rng, by_seat = random.Random(7), {c.seat: c for c in clients}
     for _ in range(steps):
-        if game.state.phase == "over":
+        if engine.is_over(game.state):
             break
         seat, version = game.state.to_act, len(game.log)
         action = rng.choice(engine.legal_actions(game.state, seat)).to_json()
@@ -139,7 +139,7 @@ async def _after_upgrade(srv, waiting, playing, bot_game, over) -> None:
         await _play_on(srv, game, clients, 200 if game is playing[0] else 20)
         for c in clients:
             await c.close()
-    assert playing[0].state.phase == "over"
+    assert engine.is_over(playing[0].state)
     assert httpx.get(f"{srv.base_url}/api/rooms/{playing[0].code}").json()["status"] == "over"
 
     clients = await _check_views(srv, over)

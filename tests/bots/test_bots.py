@@ -16,8 +16,8 @@ from bots import LEVELS, choose_action, choose_action_info
 from bots.determinize import VIEW_KEYS_READ, build_knowledge, determinize
 from bots.tournament import main as tournament_main
 from bots.tournament import play_game, wilson
-from engine import (GameState, IllegalAction, action_from_json, apply_action, legal_actions,
-                    new_game, play, player_view)
+from engine import (GameState, IllegalAction, action_from_json, apply_action, is_over,
+                    legal_actions, new_game, play, player_view)
 
 BUDGET = 0.02
 PLAYER_KEYS = {"hand_size", "goods", "tokens", "reservation_free", "hand", "vp"}
@@ -35,7 +35,7 @@ def _positions(players: int, seed: int):
     rng = random.Random(seed)
     state = new_game(players, seed)
     histories: list[list[dict]] = [[] for _ in range(players)]
-    while state.phase != "over":
+    while not is_over(state):
         seat = state.to_act
         yield state, seat, list(histories[seat])
         acts = legal_actions(state, seat)
@@ -265,7 +265,7 @@ def test_four_bots_of_mixed_levels_play_a_game_to_the_end():
     state = new_game(4, 2024)
     histories: list[list[dict]] = [[] for _ in range(4)]
     decisions = 0
-    while state.phase != "over":
+    while not is_over(state):
         seat = state.to_act
         action = choose_action(player_view(state, seat), levels[seat],
                                history=histories[seat], seed=decisions, time_budget_s=BUDGET)

@@ -4,8 +4,10 @@ sees only that seat's player view, until a wanted moment (a payment, a Black Tid
 A browser page then joins the same seat with the seat's cookie and shows that moment.
 
 Used by tests/e2e/test_screenshots.py, test_visual.py and test_rematch.py to reach game
-states that random play through the UI reaches only slowly. Card colours, values, icons and
-payments come from the engine's public API (as in helpers.py), not from rules written here."""
+states that random play through the UI reaches only slowly. Card colours, values and icons
+come from the engine's public API (as in helpers.py), and the goods and the payment of a buy
+from the seat's view (its ``buy``, worked out by the engine: docs/engine.md), not from rules
+written here."""
 from __future__ import annotations
 
 import json
@@ -15,7 +17,7 @@ from typing import Callable
 import httpx
 from websockets.sync.client import connect
 
-from engine import CARD_COLORS, CARD_ICONS, CARD_VALUES, COLORS, cheapest_payment
+from engine import CARD_COLORS, CARD_ICONS, CARD_VALUES, COLORS
 
 value = CARD_VALUES.__getitem__    # card id -> 2, 3 or 5 (R-comp-1)
 icons = CARD_ICONS.__getitem__     # card id -> insurance icons (R-comp-2)
@@ -46,12 +48,12 @@ def greedy(view: dict) -> dict:
     if view["phase"] == "insurance":
         return insure_choice(view)
     me = view["players"][seat]
-    mine = [m["card"] for m in view["market"] if m["reserved_by"] in (None, seat)]
+    buy = view["buy"]              # the seat to act's purchase, as the engine decides it
+    mine = buy["goods"]            # what it may buy, and so take (R-buy-1, R-take-1)
     free = [m["card"] for m in view["market"] + view["farm"] if m["reserved_by"] is None]
     if mine:
-        pay = cheapest_payment(me["hand"], sum(map(value, mine)))
-        if pay is not None:
-            return {"type": "buy", "payment": pay}
+        if buy["suggested"] is not None:
+            return {"type": "buy", "payment": buy["suggested"]}
         # Now and then a Reservation piece goes on the Market's best card (others see it).
         open_market = [m["card"] for m in view["market"] if m["reserved_by"] is None]
         if me["reservation_free"] and (len(me["hand"]) + view["deck_size"]) % 4 == 0 and len(open_market) > 1:
@@ -125,9 +127,8 @@ class Table:
         return self.seats[0].view
 
     def acting(self) -> int | None:
-        """The seat whose decision it is, None once the game is over."""
-        v = self.view
-        return None if v["phase"] == "over" else v["to_act"]
+        """The seat whose decision it is, None once the game is over (R-end-1)."""
+        return self.view["to_act"]
 
     def step(self, policy: Callable[[dict], dict] = greedy) -> list[dict]:
         """The acting seat plays one action; returns the public events it caused."""

@@ -33,8 +33,9 @@ def _check_hands(pages) -> None:
 
 
 def _buy_manually(page) -> list[int]:
-    """Select payment cards by hand: first an over-payment (refused with its reason), then a
-    minimal one (cost against selection shown, Buy enabled)."""
+    """Select payment cards by hand: first an over-payment and a payment short of the cost
+    (each refused with its reason), then a minimal one (cost against selection shown, Buy
+    enabled)."""
     cost = cost_of(page)
     ids = hand(page)
     total = sum(map(card_value, ids))
@@ -45,6 +46,12 @@ def _buy_manually(page) -> list[int]:
         assert "Too much" in page.inner_text("#buy-why")
         page.click("#btn-clear")
     pay = minimal_payment(ids, cost)
+    if len(pay) > 1:                 # a minimal payment without any of its cards is short
+        for cid in pay[1:]:
+            page.click(f'#hand .card[data-card="{cid}"]')
+        assert page.is_disabled("#btn-buy")
+        assert "does not cover the cost" in page.inner_text("#buy-why")
+        page.click("#btn-clear")
     for cid in pay:
         page.click(f'#hand .card[data-card="{cid}"]')
     sel = sum(map(card_value, pay))

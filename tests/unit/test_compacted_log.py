@@ -32,7 +32,7 @@ async def _finished_room(session, seed: int, players: int = 3) -> int:
         session.add(Seat(room_id=room_id, seat=seat, name=f"P{seat}", token_hash=None if seat else "ab" * 32,
                          bot_level="easy" if seat else None))
     rows = []
-    while state.phase != "over":
+    while not engine.is_over(state):
         seat = state.to_act
         action = rng.choice(engine.legal_actions(state, seat))
         state, events = engine.play(state, seat, action)

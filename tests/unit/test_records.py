@@ -15,7 +15,7 @@ def _record(players: int, seed: int) -> dict:
     rng = random.Random(seed)
     state = engine.new_game(players, seed)
     actions = []
-    while state.phase != "over":
+    while not engine.is_over(state):
         seat = state.to_act
         action = rng.choice(engine.legal_actions(state, seat))
         state, events = engine.play(state, seat, action)

@@ -46,7 +46,7 @@ async def play(live, code: str, human_seats: set[int], actions: int, rng: random
     is over (waiting while a computer player is to move); → how many were applied."""
     applied = 0
     table = live.tables.get(code)
-    while applied < actions and table.state.phase != "over":
+    while applied < actions and not engine.is_over(table.state):
         seat = table.state.to_act
         if seat not in human_seats:
             await asyncio.sleep(0.005)  # a computer player's turn
