@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import gc
 
-gc.disable()  # no collections while the modules load (~0.1 s of a start): gc_tuning.tune enables it
+gc.disable()  # no collections while the modules load (part of a start's time): gc_tuning.tune enables it
 
 import argparse  # noqa: E402
 import sys  # noqa: E402

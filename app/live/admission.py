@@ -1,7 +1,7 @@
 """Admission of room WebSockets: bounded work per seat, per client address and per room.
 
 A client that opens and closes sockets in a loop must not grow the server's memory or delay
-the other players (issue 11). `AdmissionGate`, the outermost ASGI middleware, refuses a room
+the other players. `AdmissionGate`, the outermost ASGI middleware, refuses a room
 WebSocket over the limits before anything else runs (no routing, no database, no room lock,
 not even an access-log line: `Admission` logs a count of refusals at most every
 `REFUSAL_LOG_S` seconds instead). `Admission.admit` counts the socket against two rate limits

@@ -1,4 +1,4 @@
-"""The room's chat (issue 12): short free-text messages of the seated players and spectators.
+"""The room's chat: short free-text messages of the seated players and spectators.
 
 - A connection sends `{"type": "chat", "id": "…", "text": "…"}` (`id` optional, echoed in a
   refusal; a spectator also `"name"`: checked like a

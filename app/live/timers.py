@@ -1,4 +1,4 @@
-"""Turn timers: a decision not made by its deadline is made by a computer player (issue 12).
+"""Turn timers: a decision not made by its deadline is made by a computer player.
 
 The host picks a time per decision (`rooms.turn_limit_s`: 30, 60, 120 or 300 s, or a short
 test value, `Settings.turn_limit_test_s`). Every action's version move stores when the next
@@ -16,7 +16,7 @@ counts, in one process or several (PostgreSQL: each process may try, one commits
 seat until its player takes it back (`DELETE /api/rooms/{code}/seats/{seat}/bot`, or a new
 connection of that seat).
 
-Time while no server ran does not count (issue 28, app/live/downtime.py): every process stamps
+Time while no server ran does not count (app/live/downtime.py): every process stamps
 "a server was alive at" every few seconds, and a process that starts after nobody was alive for
 longer than a few seconds moves every running decision's start and deadline on by the gap, once
 (`settle`: before the app serves, and before this loop looks for anything due).
