@@ -69,9 +69,8 @@ class Settings(BaseSettings):
     # keep-alive pings: a host keeps its proxy's read timeout above the interval (docs/deploy.md)
     ws_ping_interval_s: float = Field(20, gt=0)
     ws_ping_timeout_s: float = Field(20, gt=0)
-    # per-message deflate (RFC 7692) on the WebSockets: 0.1-0.3 KB instead of ~1.5 KB per player
-    # and move, for ~10-25 % more server CPU per move and ~190 KB more memory per room of 4
-    # (docs/performance.md, "Per-message compression")
+    # per-message deflate (RFC 7692) on the WebSockets: far fewer bytes per move, for more
+    # server CPU per move and more memory per room (docs/performance.md, "Per-message compression")
     ws_compression: bool = False
     # client messages one WebSocket may send (app/live/hub.py; `limits` notation, "off" = none);
     # more are refused with `rate_limited`
