@@ -6,13 +6,20 @@ import gc
 gc.disable()  # no collections while the modules load (part of a start's time): gc_tuning.tune enables it
 
 import argparse  # noqa: E402
+import logging  # noqa: E402
+import os  # noqa: E402
 import sys  # noqa: E402
 
 from . import gc_tuning  # noqa: E402
-from .config import Settings  # noqa: E402
+from .config import Settings, retired_settings  # noqa: E402
 from .logs import configure as configure_logging  # noqa: E402
+from .logs import log_event  # noqa: E402
 from .logs import uvicorn_level  # noqa: E402
 from .migrate import upgrade, upgrade_if_needed  # noqa: E402
+
+#: Client frames larger than this close the socket (uvicorn, close code 1009); frames above
+#: MAX_FRAME_BYTES (app/live/actions.py) and below this are refused as `bad_message` instead.
+WS_MAX_SIZE = 1 << 20
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -27,6 +34,10 @@ def main(argv: list[str] | None = None) -> int:
 
     settings = Settings()
     configure_logging(settings.log_level)
+    retired = retired_settings(os.environ)
+    if retired:  # a leftover of an older setup: named once, never fatal
+        log_event(logging.getLogger("osaka"), "retired_settings", logging.WARNING,
+                  names=sorted(retired), replaced_by=retired)
     if args.command == "migrate":
         gc.enable()
         upgrade(settings.database_url)
@@ -47,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     serve(app, app.state.live, host=settings.host, port=settings.port,
           log_config=None, log_level=uvicorn_level(settings.log_level), access_log=False,
           proxy_headers=False, server_header=False,  # no `server: uvicorn` on every answer
-          ws_max_size=settings.ws_max_size, ws_ping_interval=settings.ws_ping_interval_s,
+          ws_max_size=WS_MAX_SIZE, ws_ping_interval=settings.ws_ping_interval_s,
           ws_ping_timeout=settings.ws_ping_timeout_s,
           ws_per_message_deflate=settings.ws_compression,
           ws=CoalescingWebSocketProtocol)  # uvicorn's sansio protocol, one write per loop pass

@@ -1,11 +1,36 @@
 """Server settings, read from the environment once in `create_app` (pydantic-settings)."""
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from .prefix import RESERVED, normalize_prefix
 from .ratelimit import parse_limits
+
+#: Variables that were settings once and are no longer read, each with what took its place. A
+#: host may still set one in its environment or .env: `osaka serve` names them in one warning
+#: at start (`retired_settings`) rather than failing, so the host notices and can drop them.
+RETIRED = {
+    "FLOOD_RATE": "FLOOD_LIMIT (limits notation, e.g. 60/3seconds)",
+    "FLOOD_BURST": "FLOOD_LIMIT (limits notation, e.g. 60/3seconds)",
+    "MAX_BAD_MESSAGES": "a fixed bound of 50 (docs/protocol.md)",
+    "MAX_FRAME_BYTES": "a fixed bound of 65536 (docs/protocol.md)",
+    "WS_MAX_SIZE": "a fixed bound of 1048576 (docs/protocol.md)",
+    "MAX_BODY_BYTES": "a fixed bound of 65536 (docs/protocol.md)",
+    "SEND_QUEUE_SIZE": "a fixed bound of 256 (docs/protocol.md)",
+    "MAX_ARRIVALS_WAITING": "a fixed bound of 16 (docs/protocol.md)",
+}
+
+
+def retired_settings(environ: Mapping[str, str]) -> dict[str, str]:
+    """The variables of `RETIRED` set in `environ` to a non-empty value (names in any case, as
+    `Settings` reads them) → {NAME: what replaced it}, sorted by name; empty when none is set.
+    An empty value counts as unset: docker-compose.yml passes each on as `${NAME:-}`, so that
+    one left in a host's .env reaches the server and is named."""
+    present = {name.upper() for name, value in environ.items() if value.strip()}
+    return {name: RETIRED[name] for name in sorted(RETIRED) if name in present}
 
 
 class Settings(BaseSettings):
@@ -37,29 +62,27 @@ class Settings(BaseSettings):
     room_ttl_s: float = Field(86400, gt=0)        # a waiting room nobody was connected to this long is deleted
     unused_room_ttl_s: float = Field(300, gt=0)   # a room nobody ever joined or connected to: deleted after this long
     cleanup_interval_s: float = Field(30, gt=0)   # how often the cleanup task runs
-    # connections
-    send_queue_size: int = Field(256, ge=1)       # frames buffered per connection before it is dropped
-    max_frame_bytes: int = Field(65536, ge=1024)  # larger client frames are refused (bad_message)
-    ws_max_size: int = Field(1 << 20, ge=65536)   # larger frames close the socket (uvicorn, code 1009)
+    # connections (the protocol's own bounds, which no host tunes, are constants where they
+    # are enforced: SEND_QUEUE_SIZE app/live/hub.py, MAX_FRAME_BYTES app/live/actions.py,
+    # MAX_BAD_MESSAGES app/live/frames.py, MAX_ARRIVALS_WAITING app/live/admission.py,
+    # MAX_BODY_BYTES app/main.py, WS_MAX_SIZE app/cli.py)
+    # keep-alive pings: a host keeps its proxy's read timeout above the interval (docs/deploy.md)
     ws_ping_interval_s: float = Field(20, gt=0)
     ws_ping_timeout_s: float = Field(20, gt=0)
-    # per-message deflate (RFC 7692) on the WebSockets: 0.1-0.3 KB instead of ~1.5 KB per player
-    # and move, for ~10-25 % more server CPU per move and ~190 KB more memory per room of 4
-    # (docs/performance.md, "Per-message compression off by default")
+    # per-message deflate (RFC 7692) on the WebSockets: far fewer bytes per move, for more
+    # server CPU per move and more memory per room (docs/performance.md, "Per-message compression")
     ws_compression: bool = False
-    flood_rate: float = Field(20, gt=0)           # client messages per second allowed on average
-    flood_burst: int = Field(60, ge=1)            # ... and in one burst
-    max_bad_messages: int = Field(50, ge=1)       # bad or flooding messages before the socket is closed (1008)
+    # client messages one WebSocket may send (app/live/hub.py; `limits` notation, "off" = none);
+    # more are refused with `rate_limited`
+    flood_limit: str = "60/3seconds"
     # room WebSockets opened (app/live/admission.py; `limits` notation, "off" = none): per seat,
-    # per client address; and new connections of one room waiting for it at once
+    # per client address
     connect_seat_limit: str = "10/10seconds;30/minute"
     connect_address_limit: str = "60/10seconds;600/minute"
-    max_arrivals_waiting: int = Field(16, ge=1)
     cookie_secure: bool = False                   # Secure seat cookies always (else only on https requests)
     # reverse proxy: comma-separated addresses (or "*") whose X-Forwarded-For/-Proto/-Prefix are trusted
     forwarded_allow_ips: str = "127.0.0.1,::1"
     root_path: str = ""                           # URL path prefix the app is served under ("/osaka"; app/prefix.py)
-    max_body_bytes: int = Field(65536, ge=1024)   # larger HTTP bodies get 413 too_large
     # abuse limits per client address (app/ratelimit.py; `limits` notation, "off" = none)
     room_create_limit: str = "10/minute;60/hour"  # rooms created
     room_join_limit: str = "60/minute;600/hour"   # join requests
@@ -68,7 +91,7 @@ class Settings(BaseSettings):
     lobby_rooms_per_address: int = Field(5, ge=0)  # rooms of one address listed in the lobby (0 = no cap)
 
     @field_validator("room_create_limit", "room_join_limit", "room_lookup_limit", "connect_seat_limit", "connect_address_limit",
-                     "chat_limit")
+                     "chat_limit", "flood_limit")
     @classmethod
     def _rate(cls, value: str) -> str:
         """A typo in a limit stops the server at start, not silently at the first request."""

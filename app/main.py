@@ -25,6 +25,9 @@ from .routes import health, pages, records, rooms, static, ws
 
 ROOT = Path(__file__).resolve().parent.parent
 log = logging.getLogger("osaka")
+#: HTTP bodies larger than this get 413 `too_large`: the largest the API takes (a room's
+#: settings, a name) is under 1 KB.
+MAX_BODY_BYTES = 65536
 
 
 class BodyLimit:
@@ -110,7 +113,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.db_engine = db_engine
     app.state.migration_heads = script_heads()
     install_error_handlers(app)
-    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
     app.add_middleware(AccessLog)  # also logs the 413s of BodyLimit
     # Room sockets over the connection limits cost nothing further (admission.py).
     app.add_middleware(AdmissionGate, admission=live.sockets.admission)

@@ -86,7 +86,7 @@ async def measure(frames: list[str], direct: bool, deflate: bool) -> tuple[float
         await ws.accept()
         coalescing = scope["extensions"][SEND_NOW].__self__.transport
         counting = coalescing._transport = _Counting(coalescing._transport)
-        conn = Connection(ws, room="bench", seat=0, queue_size=len(frames) + 1, flood_rate=1, flood_burst=1)
+        conn = Connection(ws, room="bench", seat=0, queue_size=len(frames) + 1)
         if not direct:
             conn._send_now = None
         await ws.receive_text()

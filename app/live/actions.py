@@ -45,6 +45,9 @@ log = logging.getLogger("osaka.live")
 #: After this many time-outs of one seat in a row, the seat is handed to a computer player
 #: (normal) until its player takes it back (app/live/timers.py, docs/protocol.md).
 TIMEOUTS_BEFORE_HANDOVER = 2
+#: Client frames larger than this (in UTF-8 bytes) are refused (`bad_message`); the largest a
+#: client sends (an action or a chat message) is well under 1 KB.
+MAX_FRAME_BYTES = 65536
 TIMEOUT_LEVEL = "normal"  # the computer player that decides at a time-out
 
 
@@ -74,16 +77,15 @@ class Actions:
         """One client frame of a room connection: `ping` → `pong`; `act` → `act`; `chat` →
         `Chat.on_frame`; anything else is refused (`bad_message`; `not_seated` for a spectator's
         action)."""
-        limit, max_bad = self.settings.max_frame_bytes, self.settings.max_bad_messages
+        limit = MAX_FRAME_BYTES
         if text is None:
-            return refuse(conn, Refusal("bad_message", "Messages are JSON text frames."), max_bad=max_bad)
+            return refuse(conn, Refusal("bad_message", "Messages are JSON text frames."))
         if len(text) > limit or len(text.encode("utf-8", "surrogatepass")) > limit:
-            return refuse(conn, Refusal("bad_message", f"A message is at most {limit} bytes."), message_id(text),
-                          max_bad=max_bad)
+            return refuse(conn, Refusal("bad_message", f"A message is at most {limit} bytes."), message_id(text))
         try:
             msg = parse_client_message(text)
         except Refusal as exc:  # bad_message
-            return refuse(conn, exc, max_bad=max_bad)
+            return refuse(conn, exc)
         if msg["type"] == "ping":
             conn.send({"type": "pong"})
         elif msg["type"] == "chat" and self.chat is not None:

@@ -36,13 +36,15 @@ from .handshake import refuse_socket, token_of
 REFUSED_CLOSE_CODE = 4429          # "too many connections": private range, like HTTP 429
 REFUSAL_LOG_S = 10.0               # refusals are logged as one count per this many seconds
 ROOM_SOCKET_PREFIX = "/ws/rooms/"
+MAX_ARRIVALS_WAITING = 16          # new connections of one room waiting for its lock at once
 log = logging.getLogger("osaka.live")
 
 
 class Admission:
     """Which room WebSockets may start now (see the module docstring)."""
 
-    def __init__(self, seat_limit: str, address_limit: str, max_arrivals_waiting: int):
+    def __init__(self, seat_limit: str, address_limit: str,
+                 max_arrivals_waiting: int = MAX_ARRIVALS_WAITING):
         self.limiter = Limiter({"seat": seat_limit, "address": address_limit})
         self.max_arrivals_waiting = max_arrivals_waiting
         self._arriving: dict[str, int] = {}  # room code → new connections waiting for its lock

@@ -11,9 +11,13 @@ from ..refusals import Refusal
 from .messages import message_id
 
 GONE = object()  # next_frame: the connection is over
+#: Bad or flooding frames one connection may send before it is closed (1008): far more than a
+#: client that follows docs/protocol.md ever gets, few enough to end a broken or hostile loop.
+MAX_BAD_MESSAGES = 50
 
 
-def refuse(conn: Connection, refusal: Refusal, msg_id: Any = None, *, max_bad: int) -> None:
+def refuse(conn: Connection, refusal: Refusal, msg_id: Any = None, *,
+           max_bad: int = MAX_BAD_MESSAGES) -> None:
     """Refuse one client frame with its `error` frame (echoing its string `id`, if any);
     after `max_bad` refusals the connection is closed (1008) by the next `next_frame`."""
     conn.bad_messages += 1
@@ -22,7 +26,7 @@ def refuse(conn: Connection, refusal: Refusal, msg_id: Any = None, *, max_bad: i
         conn.closing = True
 
 
-async def next_frame(conn: Connection, *, max_bad: int) -> Any:
+async def next_frame(conn: Connection, *, max_bad: int = MAX_BAD_MESSAGES) -> Any:
     """The next client frame's text (None for a binary frame), or `GONE` once the connection
     is over (disconnected, or closed now with 1008 after too many bad messages). Frames over
     the flood limit are refused here (`rate_limited`) and skipped."""

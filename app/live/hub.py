@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 import logging
 import time
@@ -21,10 +22,17 @@ from starlette.websockets import WebSocket
 
 from ..models import utcnow
 from ..prefix import root_of
+from ..ratelimit import Limiter
 from ..ws_protocol import SEND_NOW
 
 log = logging.getLogger("osaka.hub")
 CLOSE_TIMEOUT_S = 5.0
+#: Frames queued per connection before a slow one is dropped (1013): a reconnecting browser
+#: gets the whole state again, so a peer this far behind is better served by reconnecting.
+SEND_QUEUE_SIZE = 256
+#: The name of the per-connection message limit in a `Limiter` (FLOOD_LIMIT, app/config.py).
+FLOOD = "flood"
+_FLOOD_KEYS = itertools.count()  # one key per connection, never reused within a process
 
 
 def dumps(msg: dict[str, Any]) -> str:
@@ -49,8 +57,9 @@ class Connection:
     its lock), and every frame that needs a seat is checked against the seat as it is then
     (`holds`; docs/protocol.md "Who holds a seat")."""
 
-    def __init__(self, ws: WebSocket, *, room: str | None, seat: int | None, queue_size: int,
-                 flood_rate: float, flood_burst: int, holder: str | None = None):
+    def __init__(self, ws: WebSocket, *, room: str | None, seat: int | None,
+                 flood: Limiter | None = None, queue_size: int = SEND_QUEUE_SIZE,
+                 holder: str | None = None):
         self.ws = ws
         self.room = room
         self.seat = seat
@@ -68,8 +77,7 @@ class Connection:
         # The server's direct send (app/ws_protocol.py), when it offers one (not under a test client).
         extensions = (getattr(ws, "scope", None) or {}).get("extensions") or {}
         self._send_now: Callable[[str], bool] | None = extensions.get(SEND_NOW)
-        self._rate, self._burst = flood_rate, float(flood_burst)
-        self._tokens, self._last = float(flood_burst), time.monotonic()
+        self._flood, self._flood_key = flood, str(next(_FLOOD_KEYS))
 
     def send(self, msg: dict[str, Any] | str) -> None:
         """Send one frame without waiting: at once when nothing is queued before it and the
@@ -96,14 +104,10 @@ class Connection:
                 and holders.get(seat) == self.holder)
 
     def allow(self) -> bool:
-        """Token bucket for incoming messages: False when the client floods."""
-        now = time.monotonic()
-        self._tokens = min(self._burst, self._tokens + (now - self._last) * self._rate)
-        self._last = now
-        if self._tokens >= 1.0:
-            self._tokens -= 1.0
-            return True
-        return False
+        """Count one incoming message against the `FLOOD` limit of `flood` (FLOOD_LIMIT, fixed
+        windows of the `limits` library, app/ratelimit.py); False when the client floods.
+        Without `flood` every message is allowed."""
+        return self._flood is None or self._flood.allow(FLOOD, self._flood_key)
 
     async def _write(self) -> None:
         try:

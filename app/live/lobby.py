@@ -13,9 +13,10 @@ from starlette.websockets import WebSocket
 from ..config import Settings
 from ..lobby import lobby_rooms, with_root
 from ..refusals import Refusal
+from ..ratelimit import Limiter
 from .events import RoomChanged
 from .frames import GONE, next_frame, refuse
-from .hub import Connection, Hub, dumps
+from .hub import FLOOD, Connection, Hub, dumps
 from .messages import is_ping
 from .outages import OutageLog
 
@@ -35,26 +36,25 @@ class LobbyFeed:
         self._sent: str | None = None
         self._dirty = asyncio.Event()
         self._outage = OutageLog(log, "the lobby feed")
+        self.flood = Limiter({FLOOD: settings.flood_limit})
 
     async def serve(self, ws: WebSocket) -> None:
         """The lobby feed: `{"type": "rooms", "rooms": [...]}` on connect and on every change."""
         await ws.accept()
-        conn = Connection(ws, room=None, seat=None, queue_size=self.settings.send_queue_size,
-                          flood_rate=self.settings.flood_rate, flood_burst=self.settings.flood_burst)
+        conn = Connection(ws, room=None, seat=None, flood=self.flood)
         if not self.hub.lobby:
             self._sent = None  # not kept up to date while nobody listened
         self.hub.lobby.add(conn)
-        max_bad = self.settings.max_bad_messages
         try:
             conn.send({"type": "rooms", "rooms": with_root(await self.rooms(), conn.root)})
             while True:
-                text = await next_frame(conn, max_bad=max_bad)
+                text = await next_frame(conn)
                 if text is GONE:
                     return
                 if text is not None and len(text) <= 1024 and is_ping(text):
                     conn.send({"type": "pong"})
                 else:
-                    refuse(conn, Refusal("bad_message", "The lobby feed only answers pings."), max_bad=max_bad)
+                    refuse(conn, Refusal("bad_message", "The lobby feed only answers pings."))
         finally:
             conn.stop_writer()
             self.hub.lobby.discard(conn)

@@ -16,13 +16,14 @@ from starlette.websockets import WebSocket
 from .. import rooms as R
 from ..config import Settings
 from ..db import database_unavailable
+from ..ratelimit import Limiter
 from ..refusals import Refusal
 from ..security import normalize_code
 from .actions import Actions
 from .admission import REFUSED_CLOSE_CODE, Admission
 from .frames import GONE, next_frame
 from .handshake import refuse_socket, same_origin, token_of
-from .hub import Connection, Hub
+from .hub import FLOOD, Connection, Hub
 from .presence import Presence, SeatChangedHands
 from .tables import Tables
 
@@ -43,8 +44,8 @@ class RoomSockets:
         self.tables = tables
         self.presence = presence
         self.actions = actions
-        self.admission = Admission(settings.connect_seat_limit, settings.connect_address_limit,
-                                   settings.max_arrivals_waiting)
+        self.admission = Admission(settings.connect_seat_limit, settings.connect_address_limit)
+        self.flood = Limiter({FLOOD: settings.flood_limit})
 
     async def serve(self, ws: WebSocket, raw_code: str) -> None:
         """Run one room WebSocket from handshake to close."""
@@ -68,7 +69,7 @@ class RoomSockets:
         if conn is None:
             return
         try:
-            while (text := await next_frame(conn, max_bad=self.settings.max_bad_messages)) is not GONE:
+            while (text := await next_frame(conn)) is not GONE:
                 await self.actions.on_frame(conn, text)
         finally:
             conn.stop_writer()
@@ -96,12 +97,9 @@ class RoomSockets:
     async def _arrive(self, ws: WebSocket, room, seat) -> Connection | None:
         """Accept, register the connection and send it the room (`Presence.arrive`); None when
         the room was deleted meanwhile. Whatever fails, nothing stays registered."""
-        settings = self.settings
         await ws.accept(headers=_INSTANCE_HEADER)
         conn = Connection(ws, room=room.code, seat=None if seat is None else seat.seat,
-                          holder=None if seat is None else seat.token_hash,
-                          queue_size=settings.send_queue_size, flood_rate=settings.flood_rate,
-                          flood_burst=settings.flood_burst)
+                          holder=None if seat is None else seat.token_hash, flood=self.flood)
         conn.on_drop = self.presence.dropped
         # Only a public waiting room's comings and goings can change the lobby list.
         conn.lobby_relevant = room.public and room.status == "waiting"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import time
 
 import httpx
 
@@ -47,7 +46,13 @@ def test_four_bots_of_mixed_levels_play_a_whole_game(server_factory):
     assert not [x for x in room_log(srv, code) if "random legal action" in x["msg"]]
 
 
+ATTEMPTS = 5  # decisions of the bot to try for one window (a busy machine may spoil some)
+
+
 def test_a_hard_bot_thinking_does_not_delay_another_room(server_factory):
+    """Room B's three round trips are answered while room A's hard computer player is still
+    thinking (its move not yet sent): the decision runs in a worker process, not on the event
+    loop. An outcome of ordering, not a duration."""
     budget = 3.0
     srv = server_factory(BOT_DELAY_S="0", BOT_TIME_BUDGET_S=str(budget), BOT_WORKERS="1")
     host = create_room(srv.base_url, "Thinker", public=False)
@@ -57,12 +62,12 @@ def test_a_hard_bot_thinking_does_not_delay_another_room(server_factory):
     code_b, tokens_b = new_game(srv.base_url, 2)
     rng = random.Random(7)
 
-    async def scenario() -> list[float]:
+    async def scenario() -> int:
         a = await Client.open(srv.ws_url, code_a, host["token"], seat=0)
         bs = [await Client.open(srv.ws_url, code_b, t, seat=i) for i, t in enumerate(tokens_b)]
-        measured: list[float] = []
+        windows = 0  # decisions of the bot during which room B made all its round trips
         b_version = 0  # room B's version as last seen by the seat that acted
-        while len(measured) < 3:
+        for _ in range(ATTEMPTS):
             # Room A: play the human's decisions until the hard bot must decide.
             st = await a.state(0)
             while st["view"]["to_act"] != bot_seat:
@@ -71,7 +76,6 @@ def test_a_hard_bot_thinking_does_not_delay_another_room(server_factory):
                 st = await a.state(st["version"] + 1, timeout=60)
             thinking_from = st["version"]
             # Room B: round trips while the bot in room A is thinking.
-            window = []
             for _ in range(3):
                 # Wait for the last action's state on seat 0 too: the server sends it to each
                 # socket in turn, so seat 0 may not have it yet when the actor already does.
@@ -79,19 +83,18 @@ def test_a_hard_bot_thinking_does_not_delay_another_room(server_factory):
                 seat = b_state["view"]["to_act"]
                 b_state = await bs[seat].state(b_version)
                 assert b_state["version"] == b_version and b_state["view"]["to_act"] == seat
-                sent = time.monotonic()
                 await bs[seat].act(b_version, pick_action(b_state["view"], rng))
-                await bs[seat].state(b_version + 1)
-                window.append(time.monotonic() - sent)
+                await bs[seat].state(b_version + 1, timeout=60)
                 b_version += 1
             bot_done = (await a.state(0))["version"] > thinking_from
             await a.state(thinking_from + 1, timeout=60)
             if not bot_done:  # the bot was still thinking during every round trip of the window
-                measured += window
+                windows += 1
+                break
         for c in [a, *bs]:
             await c.close()
-        return measured
+        return windows
 
-    measured = asyncio.run(scenario())
-    # Were the bot thinking on the event loop, each round trip would wait for it (~budget).
-    assert max(measured) < budget / 3, measured
+    # Were the bot thinking on the event loop, no action of room B could be answered before
+    # its decision is sent: every window would end with the bot done.
+    assert asyncio.run(scenario()) == 1

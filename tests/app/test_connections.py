@@ -29,7 +29,7 @@ def _stalled_socket(server, code: str) -> socket.socket:
 
 
 def test_stalled_connection_does_not_delay_others_and_is_dropped(server_factory):
-    srv = server_factory(SEND_QUEUE_SIZE="16", WS_PING_INTERVAL_S="1", WS_PING_TIMEOUT_S="1")
+    srv = server_factory(WS_PING_INTERVAL_S="1", WS_PING_TIMEOUT_S="1")
     code, tokens = new_game(srv.base_url, 2)
     stalled = _stalled_socket(srv, code)
 

@@ -12,9 +12,10 @@ import pytest
 from .helpers import Client, check_no_secrets, new_game, pick_action
 
 MAX_ACTIONS = 2000
-# The server refuses floods (FLOOD_RATE 20 messages/s, FLOOD_BURST 60 per connection, see
-# docs/protocol.md); a client playing at machine speed paces itself below that, as bots must.
-PACE_RATE, PACE_BURST = 15.0, 50.0
+# The server refuses floods (FLOOD_LIMIT: 60 messages per connection in 3 s, see
+# docs/protocol.md); a client playing at machine speed paces itself below that, as bots must:
+# in any 3 s at most PACE_BURST + 3 * PACE_RATE = 55 messages.
+PACE_RATE, PACE_BURST = 15.0, 10.0
 
 
 class Pace:

@@ -1,17 +1,20 @@
 """Every server setting (app/config.py) is documented (README.md's table, .env.example) and
 reaches the container (docker-compose.yml passes it to the app with the server's own default),
 checked as data and with `docker-compose config` (Debian's docker-compose; no daemon needed)
-on a .env that sets every variable."""
+on a .env that sets every variable. A variable no longer read (`RETIRED`) is no setting, is
+passed on empty by compose, and is named in one warning when a real `osaka serve` starts."""
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
 
+import httpx
 import pytest
 import yaml
 
-from app.config import Settings
+from app.config import RETIRED, Settings
 
 from .support import ROOT
 
@@ -70,7 +73,11 @@ def test_every_setting_is_documented():
 
 def test_every_setting_reaches_the_app_with_one_default():
     env = _compose_env()
-    assert set(env) == set(SETTINGS), f"docker-compose.yml app environment: {set(SETTINGS) ^ set(env)}"
+    want = set(SETTINGS) | set(RETIRED)
+    assert set(env) == want, f"docker-compose.yml app environment: {want ^ set(env)}"
+    for name in RETIRED:
+        assert name not in SETTINGS, f"{name} is retired and a setting"
+        assert env[name] == f"${{{name}:-}}", f"{name}: a retired variable is passed on empty, got {env[name]!r}"
     for name in set(SETTINGS) - FIXED:
         m = VARIABLE.fullmatch(env[name])
         assert m and m.group(1) == name, f"{name}: {env[name]!r} is not ${{{name}:-default}}"
@@ -87,7 +94,7 @@ CHANGED = {"LOG_LEVEL": "debug", "FORWARDED_ALLOW_IPS": "10.1.2.0/24", "ROOT_PAT
            "ROOM_JOIN_LIMIT": "120/minute;1200/hour", "ROOM_LOOKUP_LIMIT": "40/minute;400/hour",
            "CONNECT_SEAT_LIMIT": "20/10seconds;60/minute",
            "CONNECT_ADDRESS_LIMIT": "120/10seconds;1200/minute", "TURN_LIMIT_TEST_S": "2",
-           "CHAT_LIMIT": "10/10seconds;60/minute"}
+           "CHAT_LIMIT": "10/10seconds;60/minute", "FLOOD_LIMIT": "120/3seconds"}
 
 
 def _changed(name: str) -> str:
@@ -128,3 +135,28 @@ def test_compose_config_passes_a_full_env_file_to_the_app(tmp_path):
         published.append(port.removesuffix("/tcp"))
     assert published == ["127.0.0.1:8123:80", "127.0.0.1:8443:443"]
     assert proxy["environment"]["OSAKA_SITE"] == "osaka.example.org"
+
+
+def test_retired_variables_are_named_in_one_warning_and_the_server_starts(server_factory):
+    """A host's environment still setting variables that are no longer read (an old .env):
+    the server starts and serves with its own values, and its log names every one of them in
+    a single `retired_settings` warning; an empty value (compose's `${NAME:-}`) is unset."""
+    srv = server_factory(FLOOD_RATE="5", MAX_BODY_BYTES="1024", SEND_QUEUE_SIZE="",
+                         FLOOD_LIMIT="30/3seconds")
+    # The fixed body bound still holds: 2 KB is under it, whatever MAX_BODY_BYTES said.
+    body = json.dumps({"name": "Host", "public": False}) + " " * 2048
+    r = httpx.post(srv.base_url + "/api/rooms", content=body, headers={"Content-Type": "application/json"})
+    assert r.status_code == 201, r.text
+    lines = [json.loads(raw) for raw in srv.log_path.read_text().splitlines() if raw.strip().startswith("{")]
+    warnings = [line for line in lines if line["msg"] == "retired_settings"]
+    assert len(warnings) == 1, warnings
+    assert warnings[0]["level"] == "warning"
+    assert warnings[0]["names"] == ["FLOOD_RATE", "MAX_BODY_BYTES"]
+    assert set(warnings[0]["replaced_by"]) == {"FLOOD_RATE", "MAX_BODY_BYTES"}
+    assert "FLOOD_LIMIT" in warnings[0]["replaced_by"]["FLOOD_RATE"]
+
+
+def test_without_retired_variables_there_is_no_warning(server_factory):
+    srv = server_factory()
+    assert httpx.get(srv.base_url + "/healthz").status_code == 200
+    assert "retired_settings" not in srv.log_path.read_text()

@@ -216,7 +216,7 @@ def test_direct_sends_and_queued_sends_keep_their_order():
             wire.append(text)
 
     async def scenario():
-        conn = Connection(FakeSocket(), room="R", seat=0, queue_size=16, flood_rate=1, flood_burst=1)
+        conn = Connection(FakeSocket(), room="R", seat=0, queue_size=16)
         conn.send("1")
         conn.send("2")
         open_["now"] = False
