@@ -2,7 +2,10 @@
 // "Cards") by `python tests/engine/catalogue_js.py`; do not edit by hand.
 // tests/engine/test_catalogue_js.py fails when it is out of date.
 export const CATALOGUE = Object.freeze({
-  "colors": ["red", "blue", "yellow", "green"], "route": ["Osaka", "Oshima", "Anori", "Enshunada I", "Enshunada II", "Edo"], "waves": [3, 4], "edo": 5,
+  "colors": ["red", "blue", "yellow", "green"],
+  "route": ["Osaka", "Oshima", "Anori", "Enshunada I", "Enshunada II", "Edo"],
+  "waves": [3, 4],
+  "edo": 5,
   "cards": [
     {"color": "red", "value": 2, "icons": 2},
     {"color": "red", "value": 2, "icons": 2},

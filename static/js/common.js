@@ -58,7 +58,8 @@ export function markerOf(room, seat) {
  */
 export function nameTag(room, seat, { make = v, tag = "span", cls = "" } = {}) {
   return make(tag, { class: ("nametag " + cls).trim() },
-    make("span", { class: "swatch mini pc-" + PLAYER_COLORS[seat % 4] + (isComputerSeat(room, seat) ? " bot" : ""), "aria-hidden": "true" }, markerOf(room, seat)),
+    make("span", { class: "swatch mini pc-" + PLAYER_COLORS[seat % 4] + (isComputerSeat(room, seat) ? " bot" : ""),
+        "aria-hidden": "true" }, markerOf(room, seat)),
     playerName(room, seat));
 }
 
@@ -75,15 +76,16 @@ export function initialOf(name) {
 
 const NAME_KEY = "osaka_name";
 export function rememberedName() {
-  try { return localStorage.getItem(NAME_KEY) || ""; } catch (e) { return ""; }
+  try { return localStorage.getItem(NAME_KEY) || ""; } catch { return ""; }
 }
 export function rememberName(n) {
-  try { localStorage.setItem(NAME_KEY, n); } catch (e) { /* ignore */ }
+  try { localStorage.setItem(NAME_KEY, n); } catch { /* ignore */ }
 }
 
 /** Trimmed name if it is 1..24 characters without control characters, else null. */
 export function validName(n) {
   const v = String(n || "").trim();
+  // eslint-disable-next-line no-control-regex -- control characters are what a name may not contain
   if (!v || Array.from(v).length > 24 || /[\u0000-\u001f\u007f]/.test(v)) return null;
   return v;
 }

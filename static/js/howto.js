@@ -25,7 +25,8 @@ const PICS = {
     cardEl(54 + 12, { reservedBy: { initial: "A", pcolor: "pink", name: "Ann" } }), cardEl(27 + 1)),
   route: () => routePic({ red: 5, blue: 2, yellow: 1, green: 0 }, t("howto.pic_route")),
   tide: () => h("div", null, routePic({ red: 3, blue: 4, yellow: 5, green: 2 }, t("howto.pic_tide")),
-    h("p", { class: "cards howto-pic" }, cardEl(27 + 3, { insured: true }), h("span", { class: "muted" }, t("card.insured")))),
+    h("p", { class: "cards howto-pic" }, cardEl(27 + 3, { insured: true }), h("span", { class: "muted" },
+        t("card.insured")))),
 };
 
 function section(s) {
@@ -45,8 +46,8 @@ async function draw() {
 
 // Opened from a room (a new tab from the room's top bar, or a link): offer the way back.
 function backToGame() {
-  let ref = null;
-  try { ref = new URL(document.referrer); } catch (e) { return; }
+  let ref;
+  try { ref = new URL(document.referrer); } catch { return; }
   const path = ref.pathname.startsWith(ROOT + "/") ? ref.pathname.slice(ROOT.length) : "";
   const m = ref.origin === location.origin && path.match(/^\/r\/([A-Za-z0-9_-]{1,32})$/);
   if (!m) return;

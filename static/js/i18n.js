@@ -13,7 +13,7 @@ function pickLang() {
   try {
     const saved = localStorage.getItem(KEY);
     if (LANGS.includes(saved)) return saved;
-  } catch (e) { /* storage blocked: use the browser's language */ }
+  } catch { /* storage blocked: use the browser's language */ }
   for (const l of navigator.languages || [navigator.language || "en"]) {
     const base = String(l).slice(0, 2).toLowerCase();
     if (LANGS.includes(base)) return base;
@@ -50,7 +50,7 @@ function markLang() {
 export async function setLang(l) {
   if (!LANGS.includes(l) || l === lang) return;
   lang = l;
-  try { localStorage.setItem(KEY, l); } catch (e) { /* ignore */ }
+  try { localStorage.setItem(KEY, l); } catch { /* ignore */ }
   cat = await load(l);
   applyStatic(document);
   markLang();

@@ -21,14 +21,16 @@ function go(k) {
   draw();
 }
 
-function cards(ids, opts) { return v("div", { class: "rp-cards" }, ids.map((id) => cardEl(id, { small: true, ...opts }))); }
+function cards(ids, opts) { return v("div", { class: "rp-cards" }, ids.map((id) => cardEl(id, { small: true,
+    ...opts }))); }
 
 function playerBox(p, seat, view) {
   const acting = view.phase !== "over" && view.to_act === seat;
   return v("section", { class: "panel rp-player" + (acting ? " acting" : ""), key: seat, "data-seat": seat },
     v("h3", null, nameTag(room, seat), acting ? v("span", { class: "badge" }, g("replay.to_act")) : null,
       " ", v("span", { class: "rp-vp" }, g("replay.vp", { n: p.vp })), " ",
-      COLORS.map((c) => (p.tokens[c] ? v("span", { key: c, class: "rp-tok" }, colorChip(c, false), "×" + p.tokens[c]) : null))),
+      COLORS.map((c) => (p.tokens[c] ? v("span", { key: c, class: "rp-tok" }, colorChip(c, false),
+          "×" + p.tokens[c]) : null))),
     v("div", { class: "rp-row" }, v("span", { class: "rp-lbl" }, g("replay.hand")), cards(p.hand)),
     v("div", { class: "rp-row" }, v("span", { class: "rp-lbl" }, g("replay.goods")),
       v("div", { class: "rp-cards" }, p.goods.map((g) => cardEl(g.card, { small: true, insured: g.insured })))));
@@ -38,27 +40,38 @@ function draw() {
   const s = data.steps[step], view = s.view, last = data.steps.length - 1;
   document.body.dataset.step = String(step);
   document.getElementById("replay-title").textContent = g("replay.title", { n: game });
-  const btn = (id, label, to, off) => v("button", { type: "button", class: "btn", id, disabled: off, onClick: () => go(to) }, label);
+  const btn = (id, label, to, off) => v("button", { type: "button", class: "btn", id, disabled: off,
+      onClick: () => go(to) }, label);
   render([
     v("div", { class: "panel rp-bar" },
       btn("rp-first", "« " + g("replay.first"), 0, step === 0),
       btn("rp-prev", "◀ " + g("replay.prev"), step - 1, step === 0),
-      v("b", { id: "rp-step", "aria-live": "polite" }, step === 0 ? g("replay.dealt") : g("replay.step", { k: step, n: last })),
+      v("b", { id: "rp-step", "aria-live": "polite" }, step === 0 ? g("replay.dealt") : g("replay.step", { k: step,
+          n: last })),
       btn("rp-next", g("replay.next") + " ▶", step + 1, step === last),
       btn("rp-last", g("replay.last") + " »", last, step === last),
       v("span", { class: "muted rp-keys" }, g("replay.keys"))),
     v("section", { class: "panel rp-log" }, v("ol", { id: "rp-events" },
-      s.seat === null ? v("li", null, g("replay.dealt")) : s.events.filter((e) => e.type !== "vp_total").map((e, i) => logLine(e, room, i)))),
+      s.seat === null ? v("li", null, g("replay.dealt")) : s.events.filter((e) => e.type !== "vp_total").map((e,
+          i) => logLine(e, room, i)))),
     v("section", { class: "panel rp-board" },
-      v("div", { class: "rp-row" }, v("span", { class: "rp-lbl" }, t("table.market")), cards(view.market.map((m) => m.card))),
-      v("div", { class: "rp-row" }, v("span", { class: "rp-lbl" }, t("table.farm")), cards(view.farm.map((m) => m.card))),
+      v("div", { class: "rp-row" }, v("span", { class: "rp-lbl" }, t("table.market")),
+          cards(view.market.map((m) => m.card))),
+      v("div", { class: "rp-row" }, v("span", { class: "rp-lbl" }, t("table.farm")),
+          cards(view.farm.map((m) => m.card))),
       v("div", { class: "rp-row" }, v("span", { class: "rp-lbl" }, g("replay.ships")),
-        COLORS.map((c) => v("span", { key: c, class: "rp-ship" }, colorChip(c, false), " ", t("loc." + view.ships[c])))),
+        COLORS.map((c) => v("span", { key: c, class: "rp-ship" }, colorChip(c, false), " ",
+            t("loc." + view.ships[c])))),
       v("div", { class: "rp-row muted" }, t("table.draw_pile"), ": ", String(view.deck_size))),
     v("div", { class: "rp-players" }, view.players.map((p, seat) => playerBox(p, seat, view))),
-    v("p", { class: "game-links" }, v("a", { class: "btn", href: appUrl("/r/" + encodeURIComponent(code)) }, g("replay.back_room")), " ",
-      v("a", { class: "btn small", id: "rp-json", href: appUrl(`/api/rooms/${encodeURIComponent(code)}/games/${game}/record.json`), download: "" }, "⤓ " + g("res.json")), " ",
-      v("a", { class: "btn small", id: "rp-txt", href: appUrl(`/api/rooms/${encodeURIComponent(code)}/games/${game}/record.txt`), download: "" }, "⤓ " + g("res.txt"))),
+    v("p", { class: "game-links" }, v("a", { class: "btn", href: appUrl("/r/" + encodeURIComponent(code)) },
+        g("replay.back_room")), " ",
+      v("a", { class: "btn small", id: "rp-json",
+          href: appUrl(`/api/rooms/${encodeURIComponent(code)}/games/${game}/record.json`), download: "" },
+        "⤓ " + g("res.json")), " ",
+      v("a", { class: "btn small", id: "rp-txt",
+          href: appUrl(`/api/rooms/${encodeURIComponent(code)}/games/${game}/record.txt`), download: "" },
+        "⤓ " + g("res.txt"))),
   ], root);
 }
 
