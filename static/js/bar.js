@@ -31,7 +31,7 @@ export function cardActions(ctx) {
   const by = slot.reserved_by;
   if (!v.market.includes(slot)) out.take = t("why.farm_no_take");
   else if (by !== null && by !== undefined && by !== seat) out.take = t("why.reserved_other",
-      { name: playerName(ctx.room, by) });
+    { name: playerName(ctx.room, by) });
   const where = reservationWhere(v, seat);
   if (!v.players[seat].reservation_free) out.reserve = t(where === "farm" ? "why.res_on_farm" : "why.res_on_market");
   else if (by !== null && by !== undefined) out.reserve = t("why.already_reserved");
@@ -76,7 +76,7 @@ function buyState(ctx, me, goods, cost, pay) {
   if (chk.why === "empty") return { why: t("why.select_payment", { cost }) };
   if (chk.why === "too_small") return { why: t("why.too_small", { sel: total(pay), cost }), bad: true };
   return { why: t("why.not_minimal", { card: cardText(chk.spare) }), note: tn("why.not_minimal",
-      { card: cardChip(chk.spare) }), bad: true };
+    { card: cardChip(chk.spare) }), bad: true };
 }
 
 /** The action bar's content for a seated player while the game goes on. */
@@ -90,7 +90,7 @@ export function barView(ctx) {
   if (passOnly(v, seat)) {
     return [h("p", { class: "hint", key: "pass-why" }, t("table.pass_why")),
       h("div", { class: "bar-group", key: "pass" }, actBtn({ id: "btn-pass", key: "P", primary: true,
-          label: t("table.pass"), why: busy, onClick: () => ctx.act({ type: "pass" }) }))];
+        label: t("table.pass"), why: busy, onClick: () => ctx.act({ type: "pass" }) }))];
   }
   const ca = cardActions(ctx);
   const goods = buyableGoods(v, seat), cost = total(goods), pay = [...ctx.sel.pay], sel = total(pay);
@@ -99,32 +99,32 @@ export function barView(ctx) {
   const cardWhy = !myTurn(ctx) ? (decision ? "" : t(v.phase === "turn" ? "table.hint_wait" : "why.not_your_turn"))
     // The how-to hint only in your first turns; later the buttons speak for themselves.
     : ctx.sel.market === null ? ((ctx.turnsPlayed
-        || 0) < 2 ? t("table.hint_turn") : "") : ca.take && ca.reserve ? ca.take : "";
+      || 0) < 2 ? t("table.hint_turn") : "") : ca.take && ca.reserve ? ca.take : "";
   return [
     decide ? h("div", { class: "bar-group", key: "decide" }, decide) : null,
     h("div", { class: "bar-group", key: "card" },
       actBtn({ id: "btn-take", key: "T", label: t("table.take"), why: busy || ca.take,
-          onClick: () => ctx.act({ type: "take", card: ctx.sel.market }) }),
+        onClick: () => ctx.act({ type: "take", card: ctx.sel.market }) }),
       actBtn({ id: "btn-reserve", key: "R", label: t("table.reserve"), why: busy || ca.reserve,
-          onClick: () => ctx.act({ type: "reserve", card: ctx.sel.market }) }),
+        onClick: () => ctx.act({ type: "reserve", card: ctx.sel.market }) }),
       h("span", { class: "why" + (ctx.sel.market === null && myTurn(ctx) ? " hint-long" : ""), id: "turn-hint" },
-          cardWhy)),
+        cardWhy)),
     h("div", { class: "bar-group pay", key: "pay" },
       h("span", { class: "paycount" + (buy.why ? "" : " ok") + (buy.bad ? " bad" : ""), id: "paycount" },
-          t("table.selected", { sel, cost })),
+        t("table.selected", { sel, cost })),
       actBtn({ id: "btn-suggest", key: "S", label: [h("span", { class: "lbl-long" }, t("table.suggest")), h("span",
-          { class: "lbl-short" }, t("table.suggest_short"))],
+        { class: "lbl-short" }, t("table.suggest_short"))],
       why: canSuggest ? null : buy.why || t("why.cannot_afford", { sum: total(me.hand || []), cost }), onClick: () => {
         const s = suggestPayment(me.hand || [], cost, me.goods.map((g) => g.card));
         if (s) { ctx.sel.pay = new Set(s); ctx.redraw(); announce(t("table.selected", { sel: total(s), cost })); }
       } }),
       actBtn({ id: "btn-clear", key: "C", label: t("table.clear"), why: pay.length ? null : t("why.nothing_selected"),
-          onClick: () => { ctx.sel.pay.clear(); ctx.redraw(); } }),
+        onClick: () => { ctx.sel.pay.clear(); ctx.redraw(); } }),
       actBtn({ id: "btn-buy", key: "B", primary: true, label: t("table.buy"), why: busy || buy.why,
-          onClick: () => ctx.act({ type: "buy", payment: pay }) }),
+        onClick: () => ctx.act({ type: "buy", payment: pay }) }),
       h("span", { class: "why" + (buy.bad ? " bad" : ""), id: "buy-why" }, myTurn(ctx) && buy.why ? buy.note
-          || buy.why : "")),
+        || buy.why : "")),
     ctx.inflight ? h("p", { class: "pending-note", key: "pending", id: "pending-note", role: "status" },
-        t(ctx.online ? "table.sending" : "conn.move_waits")) : null,
+      t(ctx.online ? "table.sending" : "conn.move_waits")) : null,
   ];
 }

@@ -64,7 +64,7 @@ export function cardEl(id, opts = {}) {
     h("span", { class: "sym", "aria-hidden": "true" }, SYMBOL[c]),
     icons(cardIcons(id)),
     opts.insured ? h("span", { class: "ins-mark", role: "img", title: t("card.insured"),
-        "aria-label": t("card.insured") }, "✓") : null,
+      "aria-label": t("card.insured") }, "✓") : null,
     opts.reservedBy ? pieceEl(opts.reservedBy) : null,
     opts.pick && opts.selected ? h("span", { class: "pick-mark", "aria-hidden": "true" }, "✓") : null);
 }
@@ -83,5 +83,5 @@ export function colorChip(c, withName = true) {
 /** A card chip for a sentence: "◆5" on its colour, read as "red 5". */
 export function cardChip(id) {
   return h("span", { class: "lc s-" + cardColor(id), role: "img",
-      "aria-label": t("color." + cardColor(id)) + " " + cardValue(id) }, cardText(id));
+    "aria-label": t("color." + cardColor(id)) + " " + cardValue(id) }, cardText(id));
 }

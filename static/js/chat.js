@@ -5,7 +5,7 @@
 import { h as v, render } from "../vendor/preact.js";
 import { t } from "./i18n.js";
 import { PLAYER_COLORS, initialOf, isComputerSeat, nameTag, rememberName, rememberedName,
-    validName } from "./common.js";
+  validName } from "./common.js";
 
 const MUTE_KEY = "osaka_mute";
 const ME = "me";
@@ -102,10 +102,10 @@ export class ChatPanel {
     if (m.seat === null) return v("b", { class: "lname" }, m.name);
     const p = room && (room.players || []).find((x) => x.seat === m.seat);
     if (p && !isComputerSeat(room, m.seat) && p.name === m.name) return nameTag(room, m.seat, { tag: "b",
-        cls: "lname" });
+      cls: "lname" });
     return v("b", { class: "nametag lname" },
       v("span", { class: "swatch mini pc-" + PLAYER_COLORS[m.seat % 4], "aria-hidden": "true" }, initialOf(m.name)
-          || String(m.seat + 1)),
+        || String(m.seat + 1)),
       m.name);
   }
 
@@ -121,28 +121,28 @@ export class ChatPanel {
         this.name(m), m.spectator ? v("span", { class: "badge" }, t("chat.spectator")) : null, ": ",
         v("span", { class: "chat-text" }, m.text),
         this.isMine(m) ? null : v("button", { type: "button", class: "btn tiny mute",
-            title: t("chat.mute") + ": " + m.name,
+          title: t("chat.mute") + ": " + m.name,
           "aria-label": t("chat.mute") + ": " + m.name, onClick: () => this.toggleMute(m) }, t("chat.mute")));
     });
     render([
       v("h2", { class: "small-h", id: "chat-h" }, t("chat.title")),
       v("div", { class: "chat-list", id: "chat-list", role: "log", "aria-live": "polite", "aria-labelledby": "chat-h",
-          tabindex: "0" },
+        tabindex: "0" },
         v("ol", null, items.length ? items : v("li", { class: "muted" }, t("chat.empty")))),
       mutedNames.size ? v("p", { class: "muted small-p", id: "chat-muted" }, t("chat.muted"), " ",
         [...mutedNames.values()].map((m) => v("button", { type: "button", class: "btn tiny",
-            onClick: () => this.toggleMute(m) }, t("chat.unmute") + ": " + m.name))) : null,
+          onClick: () => this.toggleMute(m) }, t("chat.unmute") + ": " + m.name))) : null,
       closed ? v("p", { class: "muted small-p" }, t("chat.closed"))
         : v("form", { class: "chat-form", id: "chat-form", onSubmit: (e) => this.submit(e) },
           me === null ? v("input", { id: "chat-name", maxLength: 24,
-              value: this.specName ?? (this.specName = rememberedName()),
+            value: this.specName ?? (this.specName = rememberedName()),
             onInput: (e) => { this.specName = e.currentTarget.value; }, "aria-label": t("form.your_name"),
             placeholder: t("form.your_name") }) : null,
           v("input", { id: "chat-input", maxLength: 300, autocomplete: "off", "aria-label": t("chat.message"),
-              placeholder: t("chat.message") }),
+            placeholder: t("chat.message") }),
           v("button", { type: "submit", class: "btn small", id: "chat-send" }, t("chat.send"))),
       isHost ? v("label", { class: "small-p" }, v("input", { type: "checkbox", id: "chat-spectators",
-          checked: room.chat_spectators !== false,
+        checked: room.chat_spectators !== false,
         onChange: (e) => this.onSpectators(e.currentTarget.checked) }), " ", t("chat.allow_spectators")) : null,
     ], this.el);
     this.el.setAttribute("aria-labelledby", "chat-h");

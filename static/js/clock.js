@@ -11,7 +11,7 @@ let clock = null, at = 0, timer = null, said = new Set(), mine = false, onTick =
  *  `tick()` is called every second while a countdown runs (e.g. to redo the title). */
 export function setClock(c, isMine, tick) {
   if (!c || !clock || c.seat !== clock.seat || c.left_ms === null || Math.abs(left(c,
-      performance.now()) - leftS()) > 1) said = new Set();
+    performance.now()) - leftS()) > 1) said = new Set();
   clock = c || null; at = performance.now(); mine = isMine; onTick = tick;
   clearInterval(timer); timer = null;
   if (clock && clock.left_ms !== null) timer = setInterval(draw, 1000);
@@ -48,7 +48,7 @@ function draw() {
   }
   for (const n of [30, 10]) {
     if (mine && s !== null && s <= n && s > 0 && !said.has(n)) { said.add(n); if (s > n - 2) announce(t("timer.say",
-        { n })); }
+      { n })); }
   }
   if (s === 0 || s === null) { clearInterval(timer); timer = null; }
   if (onTick) onTick();

@@ -59,7 +59,7 @@ export function markerOf(room, seat) {
 export function nameTag(room, seat, { make = v, tag = "span", cls = "" } = {}) {
   return make(tag, { class: ("nametag " + cls).trim() },
     make("span", { class: "swatch mini pc-" + PLAYER_COLORS[seat % 4] + (isComputerSeat(room, seat) ? " bot" : ""),
-        "aria-hidden": "true" }, markerOf(room, seat)),
+      "aria-hidden": "true" }, markerOf(room, seat)),
     playerName(room, seat));
 }
 

@@ -45,7 +45,7 @@ function insureWhy(ctx, sinking, icons, chosen) {
   // A hand card whose insurance icons are not needed (R-pay-6a: the discard must be minimal).
   const spare = [...ctx.sel.discard].find((id) => icons[cardColor(id)] - cardIcons(id) >= chosen[cardColor(id)]);
   if (spare !== undefined) return { bad: true, why: t("insure.why_extra", { card: cardText(spare) }),
-      node: tn("insure.why_extra", { card: cardChip(spare) }) };
+    node: tn("insure.why_extra", { card: cardChip(spare) }) };
   return { why: null };
 }
 
@@ -58,7 +58,7 @@ function insureView(ctx) {
   const w = insureWhy(ctx, sinking, icons, chosen);
   const toggle = (set, id) => () => { set.has(id) ? set.delete(id) : set.add(id); ctx.redraw(); };
   const pick = (set) => (id) => cardEl(id, { button: true, pick: true, selected: set.has(id), onclick: toggle(set,
-      id) });
+    id) });
   const anySel = ctx.sel.goods.size > 0 || ctx.sel.discard.size > 0;
   const busy = ctx.pending ? t("table.sending") : null;
   return [
@@ -67,19 +67,19 @@ function insureView(ctx) {
     h("h3", { id: "insure-goods-h", key: "gh" }, t("insure.save")),
     h("p", { class: "muted small-p", key: "gp" }, t("insure.save_hint")),
     h("div", { class: "cards pick-row", id: "insure-goods", role: "group", "aria-labelledby": "insure-goods-h",
-        key: "g" }, atRisk.map(pick(ctx.sel.goods))),
+      key: "g" }, atRisk.map(pick(ctx.sel.goods))),
     h("h3", { id: "insure-hand-h", key: "hh" }, t("insure.discard")),
     h("div", { class: "cards pick-row", id: "insure-hand", role: "group", "aria-labelledby": "insure-hand-h",
-        key: "hc" },
+      key: "hc" },
       handCards.length ? handCards.map(pick(ctx.sel.discard)) : h("span", { class: "muted" }, t("table.nothing"))),
     anySel ? h("p", { class: "icons-left", id: "insure-count", key: "n", "aria-live": "polite" },
-        sinking.map((c) => h("span", { key: c, class: chosen[c] > icons[c] ? "bad" : "" },
+      sinking.map((c) => h("span", { key: c, class: chosen[c] > icons[c] ? "bad" : "" },
       tn("insure.icons", { sym: colorChip(c, false), n: icons[c], g: chosen[c] })))) : null,
     h("div", { class: "bar-group", key: "b" },
       actBtn({ id: "insure-confirm", primary: true, label: t("insure.confirm"), why: busy || w.why,
         onClick: () => ctx.act({ type: "insure", discard: [...ctx.sel.discard], goods: [...ctx.sel.goods] }) }),
       actBtn({ id: "insure-none", label: t("insure.nothing"), why: busy, onClick: () => ctx.act({ type: "insure",
-          discard: [], goods: [] }) })),
+        discard: [], goods: [] }) })),
     w.why ? h("p", { class: "why" + (w.bad ? " bad" : ""), id: "insure-why", key: "w" }, w.node || w.why) : null,
     h("p", { class: "muted small-p", key: "esc" }, t("dialog.escape")),
   ];
@@ -108,7 +108,7 @@ export function wireDialog(ctx, dlg) {
   dlg.addEventListener("keydown", (ev) => {
     if (ev.key !== "Tab") return;
     const all = [...dlg.querySelectorAll("button, [href], select, input, " +
-        "[tabindex]:not([tabindex='-1'])")].filter((e) => e.getClientRects().length);
+      "[tabindex]:not([tabindex='-1'])")].filter((e) => e.getClientRects().length);
     const edge = ev.shiftKey ? all[0] : all[all.length - 1];
     if (all.length && document.activeElement === edge) {
       ev.preventDefault();

@@ -1,13 +1,11 @@
-// How to play: short sections (static/js/howto/<lang>.js), each linked to the rules it
+// How to play: short sections (the catalogue part static/js/i18n/howto-<lang>.js), each linked to the rules it
 // summarises on /rules (docs/rules.md, anchored by rule id), with small pictures drawn from
 // the game's own card and route components.
 import { h, render } from "../vendor/preact.js";
-import { initI18n, t, onLangChange, currentLang } from "./i18n.js";
+import { initI18n, t, raw, loadPart, onLangChange } from "./i18n.js";
 import { cardEl } from "./cards.js";
 import { buildRoute, updateRoute } from "./route.js";
 import { ROOT, appUrl } from "./dom.js";
-
-const texts = {};
 
 function routePic(ships, label) {
   return h("div", { class: "howto-route", role: "img", "aria-label": label, ref: (el) => {
@@ -26,7 +24,7 @@ const PICS = {
   route: () => routePic({ red: 5, blue: 2, yellow: 1, green: 0 }, t("howto.pic_route")),
   tide: () => h("div", null, routePic({ red: 3, blue: 4, yellow: 5, green: 2 }, t("howto.pic_tide")),
     h("p", { class: "cards howto-pic" }, cardEl(27 + 3, { insured: true }), h("span", { class: "muted" },
-        t("card.insured")))),
+      t("card.insured")))),
 };
 
 function section(s) {
@@ -39,9 +37,8 @@ function section(s) {
 }
 
 async function draw() {
-  const lang = currentLang();
-  texts[lang] ||= (await import(`./howto/${lang}.js`)).default;
-  render(texts[lang].map(section), document.getElementById("howto-body"));
+  await loadPart("howto");
+  render(raw("howto.sections").map(section), document.getElementById("howto-body"));
 }
 
 // Opened from a room (a new tab from the room's top bar, or a link): offer the way back.

@@ -1,12 +1,15 @@
-// The message catalogues: one per language (i18n/en.js, i18n/de.js). The language comes
-// from localStorage ("osaka_lang", set by the EN|DE switch) or else the browser's languages.
+// The message catalogues, all in i18n/: <lang>.js for every page, <part>-<lang>.js loaded by
+// loadPart for the modules that need it; one lookup reads them all. The language comes from
+// localStorage ("osaka_lang", set by the EN|DE switch) or else the browser's languages.
 import { append } from "./dom.js";
 
 export const LANGS = ["en", "de"];
 const KEY = "osaka_lang";
 let lang = "en";
 let cat = {};
-const loaded = {};  // catalogues by language (both have the same keys: tests/e2e/test_i18n.py)
+const loaded = {};  // by file name ("en", "games-de"); en and de have the same keys (tested)
+const parts = [];  // the parts asked for: loaded again on a switch
+let partCats = [];
 const listeners = [];
 
 function pickLang() {
@@ -21,9 +24,19 @@ function pickLang() {
   return "en";
 }
 
-async function load(l) {
-  loaded[l] ||= (await import(`./i18n/${l}.js`)).default;
-  return loaded[l];
+async function load(file) {
+  loaded[file] ||= (await import(`./i18n/${file}.js`)).default;
+  return loaded[file];
+}
+
+async function loadParts(l) {
+  partCats = await Promise.all(parts.map((p) => load(p + "-" + l)));
+}
+
+/** Load the part i18n/<name>-<lang>.js now and after each switch; t, tn, raw, has read it. */
+export async function loadPart(name) {
+  if (!parts.includes(name)) parts.push(name);
+  await loadParts(lang);
 }
 
 /** Load the chosen catalogue, fill the static page and wire the EN|DE switch. */
@@ -52,6 +65,7 @@ export async function setLang(l) {
   lang = l;
   try { localStorage.setItem(KEY, l); } catch { /* ignore */ }
   cat = await load(l);
+  await loadParts(l);
   applyStatic(document);
   markLang();
   for (const fn of listeners) fn();
@@ -62,7 +76,11 @@ export function currentLang() { return lang; }
 /** Call fn after each language switch (to redraw dynamic parts). */
 export function onLangChange(fn) { listeners.push(fn); }
 
-function lookup(key) { return cat[key]; }
+function lookup(key) {
+  if (key in cat) return cat[key];
+  for (const c of partCats) if (key in c) return c[key];
+  return undefined;
+}
 
 /** The raw catalogue entry (string, array or object) for structured texts. */
 export function raw(key) { return lookup(key); }

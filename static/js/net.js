@@ -7,7 +7,7 @@ import { appUrl } from "./dom.js";
  *  parameters, e.g. retry_after_s)}. */
 export class ApiError extends Error {
   constructor(code, message, status,
-      fields) { super(message); this.code = code; this.status = status; this.fields = fields || {}; }
+    fields) { super(message); this.code = code; this.status = status; this.fields = fields || {}; }
 }
 
 /** fetch JSON; throws ApiError with the server's {"error": {code, message}} on 4xx/5xx. */
@@ -31,7 +31,7 @@ export async function api(method, path, body) {
     let msg = err.message;
     if (!msg && data && data.detail) msg = typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail);
     throw new ApiError(err.code || (data && typeof data.detail === "string" ? data.detail : "http_" + res.status), msg
-        || res.statusText, res.status, err);
+      || res.statusText, res.status, err);
   }
   return data;
 }
@@ -146,7 +146,7 @@ export class LiveSocket {
     if (this.closed) return;
     // A handshake under way for less than PROBE_MS may still finish: no second socket.
     if (this.ws && this.ws.readyState === WebSocket.CONNECTING
-        && performance.now() - this.opening < HEARTBEAT.PROBE_MS) return;
+      && performance.now() - this.opening < HEARTBEAT.PROBE_MS) return;
     if (!this.isOpen()) { this.delay = 500; this.connect(); return; }
     this.awake = performance.now();
     this.probeUntil = this.awake + HEARTBEAT.PROBE_MS;

@@ -55,7 +55,7 @@ function drawSound() {
   const b = document.getElementById("sound-btn");
   // Says what it does in words ("Sound: on"); a phone shows only the note, crossed out when off.
   fill(b, h("span", { class: "ico", "aria-hidden": "true" }, "♪"), h("span", { class: "btn-text" },
-      t(soundOn ? "room.sound_on" : "room.sound_off")));
+    t(soundOn ? "room.sound_on" : "room.sound_off")));
   b.classList.toggle("off", !soundOn);
   b.setAttribute("aria-pressed", String(soundOn));
   b.title = t("room.sound");
@@ -113,7 +113,7 @@ function drawTurn() {
 function drawTitle(mine) {
   const left = mine ? clockText() : "";
   document.title = (left ? "(" + left + ") " : "") + (mine ? t("title.yours") + " " +
-      "— " : "") + t("room.room") + " " + code + " — " + t("app.name");
+    "— " : "") + t("room.room") + " " + code + " — " + t("app.name");
 }
 
 // The log: one entry per turn, one <li> per event line inside it (Preact, keyed; only new
@@ -131,7 +131,7 @@ let logStick = true;
 function logToEnd() { if (parts && logStick) parts.log.scrollTop = parts.log.scrollHeight; }
 function watchLog(log) {
   log.addEventListener("scroll", () => { logStick = log.scrollTop + log.clientHeight >= log.scrollHeight - 12; },
-      { passive: true });
+    { passive: true });
   // Its box changes size when the panels above it do: keep the newest line in view.
   if (window.ResizeObserver) new ResizeObserver(() => logToEnd()).observe(log);
 }
@@ -145,18 +145,18 @@ function redraw() {
   const status = ctx.room.status;
   if (status === "waiting") {
     if (mode !== "waiting") { mode = "waiting"; parts = null; waiting = new WaitingView(root, code,
-        () => sock.reconnect()); root.append(chat.el); }
+      () => sock.reconnect()); root.append(chat.el); }
     waiting.update(ctx.room);
   } else {
     if (!ctx.view) { drawTurn(); return; }
     let fresh = false;
     if (mode !== "table") { mode = "table"; waiting = null; parts = buildTable(root,
-        ctx); root.querySelector(".table-side").append(chat.el); watchLog(parts.log); drawLog(true); fresh = true; }
+      ctx); root.querySelector(".table-side").append(chat.el); watchLog(parts.log); drawLog(true); fresh = true; }
     pruneSelection(ctx);
     keepFocus(() => renderTable(ctx, parts), "#actionbar button");
     // The game began under the player's focus (the Start button is gone): on to their hand.
     if (fresh && document.activeElement === document.body) focusRow(document.getElementById("hand")
-        || document.getElementById("market"));
+      || document.getElementById("market"));
     if (parts.log.dataset.start !== "1") drawLog(true);
     logToEnd();
     if (ctx.view.phase === "over" && !ctx.resultShown) {
@@ -189,7 +189,7 @@ function onMessage(msg) {
     }
     case "history":
       ctx.events = (msg.events || []).filter((e) => e.visible_to === null || e.visible_to === undefined
-          || e.visible_to === ctx.seat);
+        || e.visible_to === ctx.seat);
       if (typeof msg.version === "number") ctx.version = msg.version;
       drawLog(true);
       break;
@@ -209,7 +209,7 @@ function onMessage(msg) {
       break;
     case "event":
       ctx.events.push(...(msg.events || []).filter((e) => e.visible_to === null || e.visible_to === undefined
-          || e.visible_to === ctx.seat));
+        || e.visible_to === ctx.seat));
       drawLog(false);
       break;
     case "seat_lost":
@@ -273,7 +273,7 @@ async function main() {
       mode = "missing";
       document.querySelectorAll(".roominfo, #turn, #clock, #chat-jump, #sound-btn").forEach((el) => el.remove());
       fill(root, h("section", { class: "panel" }, h("h1", null, t("room.not_found")), h("a", { class: "btn",
-          href: appUrl("/") }, t("room.back_home"))));
+        href: appUrl("/") }, t("room.back_home"))));
       return;
     }
     toast(errorText(e.code, e.fields));

@@ -19,7 +19,7 @@ import { idleS } from "./clock.js";
 
 function row(id, labelId) {
   return h("div", { class: "cards" + (id === "market" ? " scroll" : ""), id, "data-row": id, role: "group",
-      "aria-labelledby": labelId });
+    "aria-labelledby": labelId });
 }
 
 /** Create the table skeleton inside `root`; returns the named parts. */
@@ -54,18 +54,18 @@ export function buildTable(root, ctx) {
       h("section", { class: "board panel", "aria-labelledby": "market-h" },
         h("div", { class: "route-box" }, parts.route),
         h("div", { class: "row market-row" }, h("div", { class: "row-top" }, parts.marketTitle, parts.marketInfo),
-            parts.market),
+          parts.market),
         h("div", { class: "row farm-row" }, h("div", { class: "row-top" }, parts.farmTitle), parts.farm),
         parts.piles),
       parts.me,
       parts.bar, parts.keys),
     h("div", { class: "table-side" },
       h("section", { class: "panel players-panel", tabindex: "0", "aria-labelledby": "players-h" }, parts.playersTitle,
-          parts.players),
+        parts.players),
       // The log is a live region (role="log"): other players' moves are read out as they come.
       h("section", { class: "panel logbox", "aria-labelledby": "log-h" }, parts.logTitle,
         h("div", { class: "log-live", id: "log-live", role: "log", "aria-live": "polite", "aria-labelledby": "log-h" },
-            parts.log),
+          parts.log),
         parts.earlier = h("p", { id: "earlier", class: "small-p" }))),
   ), parts.dialog);
   for (const r of [parts.market, parts.farm]) rowKeys(ctx, r);
@@ -75,7 +75,7 @@ export function buildTable(root, ctx) {
 
 function pieceOf(ctx, seat) {
   return { initial: markerOf(ctx.room, seat), pcolor: PLAYER_COLORS[seat % 4], name: playerName(ctx.room, seat),
-      bot: isComputerSeat(ctx.room, seat) };
+    bot: isComputerSeat(ctx.room, seat) };
 }
 
 /** A player's round swatch: player colour and the table-unique marker (decoration). */
@@ -100,13 +100,13 @@ function resultView(ctx) {
   return [
     v("h2", { id: "result-h", tabIndex: -1 }, t("result.title")),
     v("p", { class: "winners" }, v("span", { "aria-hidden": "true" }, "★ "), tn("result.winner", { names,
-        n: winners.length })),
+      n: winners.length })),
     v("table", { class: "score" },
       v("thead", null, v("tr", null, v("th", { scope: "col" }, t("result.player")), v("th", { scope: "col" },
-          t("result.vp")), v("th", { scope: "col" }, t("result.tokens")))),
+        t("result.vp")), v("th", { scope: "col" }, t("result.tokens")))),
       v("tbody", null, rows.map((r) => v("tr", { key: r.seat, class: winners.includes(r.seat) ? "win" : "" },
         v("td", null, v("span", { class: "who" }, swatch(ctx.room, r.seat), playerName(ctx.room, r.seat),
-            r.seat === ctx.seat ? " (" + t("room.you") + ")" : "")),
+          r.seat === ctx.seat ? " (" + t("room.you") + ")" : "")),
         v("td", { class: "num" }, String(r.vp)),
         v("td", { class: "num" }, String(r.tokens)))))),
     v("div", { id: "result-more" }),
@@ -136,9 +136,9 @@ function slotCards(ctx, slots, where) {
 function tokensEl(tokens, gained = {}) {
   const said = listText(COLORS.map((c) => t("table.token_count", { n: tokens[c] || 0, color: t("color." + c) })));
   return v("span", { class: "tokens", role: "img", "aria-label": t("table.tokens") + ": " + said,
-      title: t("table.tokens") },
+    title: t("table.tokens") },
     COLORS.map((c) => v("span", { key: c, class: "tok s-" + c + ((tokens[c]
-        || 0) ? "" : " zero") + (gained[c] ? " gained" : "") }, SYMBOL[c], v("b", null, String(tokens[c] || 0)))));
+      || 0) ? "" : " zero") + (gained[c] ? " gained" : "") }, SYMBOL[c], v("b", null, String(tokens[c] || 0)))));
 }
 
 function goodsEl(goods, fresh = new Set()) {
@@ -147,7 +147,7 @@ function goodsEl(goods, fresh = new Set()) {
   for (const g of goods) (by[cardColor(g.card)] ||= []).push(g);
   return v("span", { class: "goods", role: "list" }, COLORS.filter((c) => by[c]).map((c) =>
     v("span", { key: c, class: "goods-group", role: "listitem" }, by[c].sort((a,
-        b) => cardValue(b.card) - cardValue(a.card)).map((g) => cardEl(g.card, { small: true, insured: g.insured,
+      b) => cardValue(b.card) - cardValue(a.card)).map((g) => cardEl(g.card, { small: true, insured: g.insured,
         fresh: fresh.has(g.card) })))));
 }
 
@@ -155,7 +155,7 @@ function goodsEl(goods, fresh = new Set()) {
 function lostNote(ctx, seat) {
   const lost = ctx.changes.lost[seat];
   return lost ? v("span", { class: "lost-note" }, tn("chg.lost", { cards: v("span", { class: "lcards" },
-      lost.map(cardChip)) })) : null;
+    lost.map(cardChip)) })) : null;
 }
 
 function reservationWhere(view, seat) {
@@ -171,7 +171,7 @@ function playerView(ctx, p, seat) {
   const acting = w.phase !== "over" && w.to_act === seat;
   const res = t(where === "market" ? "table.res_market" : where === "farm" ? "table.res_farm" : "table.res_free");
   return v("li", { key: seat, class: "player" + (acting ? " acting" : "") + (seat === ctx.seat ? " mine" : ""),
-      "data-seat": seat },
+    "data-seat": seat },
     v("div", { class: "pl-head" },
       swatch(room, seat),
       dot(room, rp),
@@ -179,20 +179,20 @@ function playerView(ctx, p, seat) {
       seat === ctx.seat ? v("span", { class: "badge you" }, t("room.you")) : null,
       // A computer player's name already says so; a person's seat played by one gets a badge.
       rp.bot && !isComputerSeat(room, seat) ? v("span", { class: "badge bot" }, t("room.bot",
-          { level: t("level." + (rp.bot_level || "normal")) })) : null,
+        { level: t("level." + (rp.bot_level || "normal")) })) : null,
       acting ? v("span", { class: "badge acting-badge" }, v("span", { "aria-hidden": "true" }, "▶ "),
-          t("table.turn_marker")) : null,
+        t("table.turn_marker")) : null,
       p.vp !== undefined && p.vp !== null ? v("span", { class: "badge vp" }, p.vp + " " + t("table.vp")) : null),
     v("div", { class: "pl-line" },
       v("span", { class: "handsize" }, v("span", { class: "pile-back mini", "aria-hidden": "true" }), " ",
-          t("table.hand_size", { n: p.hand_size })),
+        t("table.hand_size", { n: p.hand_size })),
       tokensEl(p.tokens, ctx.changes.tokens[seat]),
       v("span", { class: "res-state" + (where ? " used" : ""), title: res },
         v("span", { class: "piece-mini pc-" + PLAYER_COLORS[seat % 4] + (where ? " used" : ""),
-            "aria-hidden": "true" }),
+          "aria-hidden": "true" }),
         v("span", { class: "sr" }, res))),
     v("div", { class: "pl-line" }, v("span", { class: "muted" }, t("table.goods") + ":"), goodsEl(p.goods,
-        ctx.changes.bought), lostNote(ctx, seat)),
+      ctx.changes.bought), lostNote(ctx, seat)),
     handover(ctx, seat, rp));
 }
 
@@ -202,7 +202,7 @@ function playerView(ctx, p, seat) {
 function handover(ctx, seat, rp) {
   const w = ctx.view, room = ctx.room;
   if (room.stale || ctx.seat === null || seat === ctx.seat || w.phase === "over" || rp.seat === undefined
-      || rp.bot) return null;
+    || rp.bot) return null;
   const after = room.handover_after_s ?? 60;
   if (rp.connected) {
     const idle = !room.turn_limit_s && ctx.clock && ctx.clock.seat === seat ? idleS() : null;
@@ -224,7 +224,7 @@ function letBot(ctx, seat, note) {
   return v("div", { class: "pl-line handover" }, note,
     v("span", { class: "bar-group" },
       v("select", { id, "aria-label": t("room.level") }, ["easy", "normal", "hard"].map((l) => v("option", { value: l,
-          selected: l === "normal" }, t("level." + l)))),
+        selected: l === "normal" }, t("level." + l)))),
       v("button", { type: "button", class: "btn small", title: t("table.let_bot_title"),
         onClick: () => ctx.hostBot(seat, document.getElementById(id).value) }, t("table.let_bot"))));
 }
@@ -237,22 +237,22 @@ function wireRow(ctx) {
 function meView(ctx) {
   const w = ctx.view, me = w.players[ctx.seat];
   const hand = (me.hand || []).slice().sort((a, b) => cardColor(a).localeCompare(cardColor(b))
-      || cardValue(a) - cardValue(b) || a - b);
+    || cardValue(a) - cardValue(b) || a - b);
   const tab = roving(ctx, "hand", hand);
   return [
     v("div", { class: "me-head" },
       v("h2", { class: "small-h", id: "hand-h" }, t("table.your_hand"), " · ", v("span", { class: "coins" },
-          t("table.coins", { n: total(hand) }))),
+        t("table.coins", { n: total(hand) }))),
       v("span", { class: "vp-me" }, t("table.your_vp", { n: me.vp ?? 0 })),
       tokensEl(me.tokens, ctx.changes.tokens[ctx.seat])),
     v("div", { class: "cards hand", id: "hand", "data-row": "hand", role: "group", "aria-labelledby": "hand-h",
-        ref: wireRow(ctx) },
+      ref: wireRow(ctx) },
       hand.length ? hand.map((id) => cardEl(id, {
         button: true, tabIndex: tab(id), selected: ctx.sel.pay.has(id), disabled: w.phase !== "turn",
         onclick: () => { ctx.sel.pay.has(id) ? ctx.sel.pay.delete(id) : ctx.sel.pay.add(id); ctx.redraw(); },
       })) : v("span", { class: "muted" }, t("table.empty"))),
     v("div", { class: "me-goods" }, v("h2", { class: "small-h" }, t("table.your_goods")), goodsEl(me.goods,
-        ctx.changes.bought), lostNote(ctx, ctx.seat)),
+      ctx.changes.bought), lostNote(ctx, ctx.seat)),
   ];
 }
 
@@ -287,27 +287,27 @@ export function renderTable(ctx, parts) {
   updateRoute(parts.route, w.ships, ctx.changes.moved);
   // The payment summary's module comes only once there was a payment (not on first load).
   if ((ctx.events || []).some((e) => e.type === "payment")) import("./summary.js").then((m) => m.renderSummary(ctx,
-      parts.summary));
+    parts.summary));
   parts.title.textContent = t("table.title");
   parts.marketTitle.textContent = t("table.market");
   parts.farmTitle.textContent = t("table.farm");
   parts.logTitle.textContent = t("table.log");
   parts.playersTitle.textContent = t("table.players");
   const goods = ctx.seat !== null ? buyableGoods(w,
-      ctx.seat) : w.market.filter((m) => m.reserved_by == null).map((m) => m.card);
+    ctx.seat) : w.market.filter((m) => m.reserved_by == null).map((m) => m.card);
   render(goods.length ? v("span", { class: "cost" }, t("table.buy_cost", { cost: total(goods) })) : null,
-      parts.marketInfo);
+    parts.marketInfo);
   render(slotCards(ctx, w.market, "market"), parts.market);
   render(slotCards(ctx, w.farm, "farm"), parts.farm);
   const top = w.discard.slice(-6).reverse();
   render([
     v("span", { class: "pile" }, v("span", { class: "pile-back", "aria-hidden": "true" }), t("table.draw_pile"), ": ",
-        v("b", { id: "deck-size" }, String(w.deck_size))),
+      v("b", { id: "deck-size" }, String(w.deck_size))),
     v("span", { class: "pile" }, t("table.discard_pile"), ": ", v("b", null, String(w.discard.length)), " ",
       v("span", { class: "lcards" }, top.map((id, i) => [i ? " " : null,
-          cardChip(id)])), w.discard.length > 6 ? " …" : ""),
+        cardChip(id)])), w.discard.length > 6 ? " …" : ""),
     ctx.changes.any ? v("span", { class: "fresh-legend" }, v("span", { class: "lbl-long" }, t("chg.legend")), v("span",
-        { class: "lbl-short" }, t("chg.legend_short"))) : null,
+      { class: "lbl-short" }, t("chg.legend_short"))) : null,
   ], parts.piles);
   parts.result.hidden = !over;
   render(over ? resultView(ctx) : null, parts.result);
@@ -324,7 +324,7 @@ export function renderTable(ctx, parts) {
   render(over ? null : ctx.seat === null ? v("p", { class: "hint", id: "spectator-note" }, t("table.spectator"))
     : me && me.bot ? v("p", { class: "hint", id: "taken-over" }, t("table.taken_over"), " ",
       v("button", { type: "button", class: "btn primary", id: "take-back", onClick: ctx.takeBack },
-          t("table.take_back")))
+        t("table.take_back")))
     : barView(ctx), parts.bar);
   render(keysView(), parts.keys);
   syncDialog(ctx, parts.dialog);
@@ -343,7 +343,7 @@ export function turnText(ctx) {
     : w.phase === "insurance" ? "turn.insure_other" : "turn.other";
   if (ctx.seat === null) {
     return { text: t("turn.watching", { text: t(key, { name }) }), nodes: tn("turn.watching", { text: tn(key,
-        { name: tag }) }), mine: false };
+      { name: tag }) }), mine: false };
   }
   if (!mine) return { text: t(key, { name }), nodes: tn(key, { name: tag }), mine };
   const own = w.phase === "token_draft" ? "turn.draft_you" : w.phase === "insurance" ? "turn.insure_you" : "turn.yours";

@@ -6,7 +6,7 @@ import { t, tn } from "./i18n.js";
 import { api } from "./net.js";
 import { limitText } from "./clock.js";
 import { PLAYER_COLORS, playerName, markerOf, isComputerSeat, rememberedName, rememberName, validName, errorText,
-    nameTag, dot } from "./common.js";
+  nameTag, dot } from "./common.js";
 
 export function roomUrl(code) { return location.origin + appUrl("/r/" + encodeURIComponent(code)); }
 
@@ -18,7 +18,7 @@ export async function copyLink(code, input) {
   } catch {
     if (input) { input.focus(); input.select(); }
     try { document.execCommand("copy"); toast(t("room.copied"), "ok"); } catch { toast(t("room.copy_failed"),
-        "ok"); }
+      "ok"); }
   }
 }
 
@@ -37,9 +37,9 @@ export class WaitingView {
       title: h("h1"),
       share: h("p", { class: "muted" }),
       link: h("input", { class: "link-box", readonly: true, value: roomUrl(code), "aria-label": "URL",
-          onfocus: (e) => e.target.select() }),
+        onfocus: (e) => e.target.select() }),
       copy: h("button", { type: "button", class: "btn primary big-btn", id: "copy-link", onclick: () => copyLink(code,
-          this.el.link) }),
+        this.el.link) }),
       qr: h("img", { class: "qr", src: appUrl("/r/" + encodeURIComponent(code) + "/qr.svg"), width: 148, height: 148 }),
       seatsH: h("h2"),
       seats: h("ul", { class: "seats", id: "seats" }),
@@ -49,7 +49,7 @@ export class WaitingView {
       again: h("div"),
     };
     this.nameInput = h("input", { id: "join-name", maxlength: 24, required: true, autocomplete: "nickname",
-        value: rememberedName() });
+      value: rememberedName() });
     this.joinErr = h("p", { class: "form-error", role: "alert" });
     this.joinLabel = h("span");
     this.joinBtn = h("button", { class: "btn primary", type: "submit", id: "join-btn" });
@@ -61,7 +61,7 @@ export class WaitingView {
     this.addBot = h("button", { type: "button", class: "btn", id: "add-bot", onclick: () => this.bot() });
     this.addBotWhy = h("span", { class: "why", id: "add-bot-why" });
     this.start = h("button", { type: "button", class: "btn primary big-btn", id: "start-btn",
-        onclick: () => this.startGame() });
+      onclick: () => this.startGame() });
     this.startHint = h("p", { class: "muted", id: "start-hint" });
     // The turn timer: the host chooses it; everyone sees it.
     this.timer = h("select", { id: "timer-select", onchange: () => this.setTimer() });
@@ -120,7 +120,7 @@ export class WaitingView {
   /** (Host.) The time per decision chosen in the select (0 = no timer). */
   async setTimer() {
     try { await api("POST", `/api/rooms/${encodeURIComponent(this.code)}/timer`,
-        { turn_limit_s: Number(this.timer.value) }); }
+      { turn_limit_s: Number(this.timer.value) }); }
     catch (err) { toast(errorText(err.code, err.fields)); }
   }
 
@@ -149,22 +149,22 @@ export class WaitingView {
     for (let s = 0; s < (room.max_seats || 4); s++) {
       const p = room.players.find((x) => x.seat === s);
       if (!p) { seats.push(v("li", { key: s, class: "seat empty" }, v("span",
-          { class: "swatch pc-" + PLAYER_COLORS[s % 4],
+        { class: "swatch pc-" + PLAYER_COLORS[s % 4],
           "aria-hidden": "true" }), v("span", { class: "muted" }, t("room.empty_seat")))); continue; }
       const comp = isComputerSeat(room, s);
       seats.push(v("li", { key: s, class: "seat" + (s === room.you ? " mine" : ""), "data-seat": s },
         v("span", { class: "swatch pc-" + PLAYER_COLORS[s % 4] + (comp ? " bot" : ""), "aria-hidden": "true" },
-            markerOf(room, s)),
+          markerOf(room, s)),
         dot(room, p),
         v("b", { class: "pl-name" }, playerName(room, s)),
         s === room.host_seat ? v("span", { class: "badge" }, t("room.host")) : null,
         p.bot && !comp ? v("span", { class: "badge bot" }, t("room.bot", { level: t("level." + (p.bot_level
-            || "normal")) })) : null,
+          || "normal")) })) : null,
         s === room.you ? v("span", { class: "badge you" }, t("room.you")) : null,
         isHost && p.bot ? v("button", { type: "button", class: "btn small remove-bot",
-            title: t("room.remove_bot_title"),
+          title: t("room.remove_bot_title"),
           "aria-label": t("room.remove_bot_title") + ": " + playerName(room, s), onClick: (ev) => this.removeBot(s,
-              ev.currentTarget) }, "✕ " + t("room.remove_bot")) : null));
+            ev.currentTarget) }, "✕ " + t("room.remove_bot")) : null));
     }
     render(seats, e.seats);
     if (room.game > 1) import("./games.js").then((m) => m.renderRematch(e.again, this.room));
@@ -184,20 +184,20 @@ export class WaitingView {
     } else {
       fill(e.join);
       fill(e.note, tn("room.you_are", { name: nameTag(room, room.you, { make: h }) }),
-          isHost ? "" : " " + t("room.waiting_for_host"));
+        isHost ? "" : " " + t("room.waiting_for_host"));
     }
     const limit = room.turn_limit_s || 0;
     if (isHost) {
       fill(this.timer, [0, ...(room.turn_limits || [])].map((n) => h("option", { value: String(n),
-          selected: n === limit }, limitText(n))));
+        selected: n === limit }, limitText(n))));
       this.timerLabel.textContent = t("timer.label") + " ";
       if (!this.timerLine.firstChild) fill(this.timerLine, h("label", null, this.timerLabel, this.timer));
     } else fill(this.timerLine, h("span", { class: "muted", id: "timer-text" },
-        t("timer.label") + ": " + limitText(limit)));
+      t("timer.label") + ": " + limitText(limit)));
     if (isHost) {
       const cur = this.level.value || "normal";
       fill(this.level, ["easy", "normal", "hard"].map((l) => h("option", { value: l, selected: l === cur },
-          t("level." + l))));
+        t("level." + l))));
       this.levelLabel.textContent = t("room.level") + " ";
       this.addBot.textContent = "+ " + t("room.add_bot");
       ariaDisabled(this.addBot, full, "add-bot-why");
@@ -207,7 +207,7 @@ export class WaitingView {
       ariaDisabled(this.start, !(n >= 2 && n <= 4), "start-hint");
       this.startHint.textContent = t("room.start_hint");
       if (!e.host.firstChild) fill(e.host, h("div", { class: "bar-group" }, h("label", null, this.levelLabel,
-          this.level), this.addBot, this.addBotWhy), h("div", { class: "bar-group" }, this.start), this.startHint);
+        this.level), this.addBot, this.addBotWhy), h("div", { class: "bar-group" }, this.start), this.startHint);
     } else fill(e.host);
   }
 }

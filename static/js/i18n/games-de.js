@@ -13,7 +13,7 @@ export default {
   "res.no_sales": "keine Verkäufe",
   "res.play_again": "Noch einmal spielen",
   "res.play_again_hint": "Derselbe Raum, dieselben Plätze: alle sagen, dass sie dabei sind, dann startet der " +
-      "Gastgeber.",
+    "Gastgeber.",
   "res.replay": "Spiel ansehen (Wiederholung)",
   "res.json": "Protokoll (JSON)",
   "res.txt": "Spielverlauf (Text)",
@@ -23,7 +23,7 @@ export default {
   "again.im_in": "Ich bin dabei",
   "again.leave": "Meinen Platz freigeben",
   "again.host_starts": "Der Gastgeber startet, wenn alle dabei sind; einen freien Platz kann jeder mit dem Link " +
-      "nehmen.",
+    "nehmen.",
   "again.previous": "Frühere Spiele in diesem Raum:",
   "again.game_n": "Spiel {n}",
   "replay.title": "Wiederholung von Spiel {n}",
