@@ -1,7 +1,7 @@
 // Play again and the record of a game (issue 12), loaded only when needed: the end screen's
 // explanation (engine.game_result, sent with the final `state` as `result`), the buttons to
 // play again, replay and download, and the "who is in" block of the waiting room.
-import { h as v, render } from "../vendor/preact.js";
+import { h, render } from "../vendor/preact.js";
 import { t, tn, listParts, loadPart } from "./i18n.js";
 import { api } from "./net.js";
 import { toast, appUrl } from "./dom.js";
@@ -27,10 +27,10 @@ async function post(path, body) {
 }
 
 function links(code, n) {
-  return v("p", { class: "game-links" },
-    v("a", { class: "btn", href: gamePath(code, n), id: "replay-link" }, "▶ " + t("res.replay")), " ",
-    v("a", { class: "btn small", href: apiGame(code, n) + "/record.json", download: "" }, "⤓ " + t("res.json")), " ",
-    v("a", { class: "btn small", href: apiGame(code, n) + "/record.txt", download: "" }, "⤓ " + t("res.txt")));
+  return h("p", { class: "game-links" },
+    h("a", { class: "btn", href: gamePath(code, n), id: "replay-link" }, "▶ " + t("res.replay")), " ",
+    h("a", { class: "btn small", href: apiGame(code, n) + "/record.json", download: "" }, "⤓ " + t("res.json")), " ",
+    h("a", { class: "btn small", href: apiGame(code, n) + "/record.txt", download: "" }, "⤓ " + t("res.txt")));
 }
 
 /** The end screen's explanation and buttons, drawn into `el` (inside the result panel). */
@@ -40,36 +40,36 @@ export async function renderResultMore(ctx, el) {
   if (!r || !room) return;
   const name = (s) => nameTag(room, s);
   const how = r.reason === "tokens"
-    ? tn("res.how_tokens", { name: name(r.active), holders: v("span", null, listParts(r.token_seats.map(name))) })
+    ? tn("res.how_tokens", { name: name(r.active), holders: h("span", null, listParts(r.token_seats.map(name))) })
     : tn("res.how_passes", { name: name(r.active) });
   const byRank = [...r.players].sort((a, b) => a.rank - b.rank || a.seat - b.seat);
   render([
-    v("p", { class: "how", id: "result-how" }, how),
-    r.tie_break ? v("p", { class: "tie", id: "result-tie" },
+    h("p", { class: "how", id: "result-how" }, how),
+    r.tie_break ? h("p", { class: "tie", id: "result-tie" },
       t(r.tie_break === "shared" ? "res.shared" : "res.tie_tokens")) : null,
-    v("h3", null, t("res.sales")),
-    v("table", { class: "score breakdown" },
-      v("thead", null, v("tr", null, v("th", { scope: "col" }, t("res.rank")), v("th", { scope: "col" },
+    h("h3", null, t("res.sales")),
+    h("table", { class: "score breakdown" },
+      h("thead", null, h("tr", null, h("th", { scope: "col" }, t("res.rank")), h("th", { scope: "col" },
         t("result.player")),
-        COLORS.map((c) => v("th", { scope: "col", key: c }, colorChip(c, false))), v("th", { scope: "col" },
+        COLORS.map((c) => h("th", { scope: "col", key: c }, colorChip(c, false))), h("th", { scope: "col" },
           t("result.vp")))),
-      v("tbody", null, byRank.map((p) => v("tr", { key: p.seat, class: p.rank === 1 ? "win" : "", "data-seat": p.seat },
-        v("td", { class: "num" }, p.rank + "."),
-        v("td", null, name(p.seat), p.sales.length ? null : v("span", { class: "muted" },
+      h("tbody", null, byRank.map((p) => h("tr", { key: p.seat, class: p.rank === 1 ? "win" : "", "data-seat": p.seat },
+        h("td", { class: "num" }, p.rank + "."),
+        h("td", null, name(p.seat), p.sales.length ? null : h("span", { class: "muted" },
           " (" + t("res.no_sales") + ")")),
-        COLORS.map((c) => v("td", { class: "num", key: c, title: p.sales.filter((x) => x.color === c)
+        COLORS.map((c) => h("td", { class: "num", key: c, title: p.sales.filter((x) => x.color === c)
           .map((x) => t("res.sale", { color: t("color." + c), count: x.cards.length, price: x.price,
             raw: x.price * x.cards.length, value: x.value, vp: x.vp })).join("; ") },
           p.vp_by_color[c] ? String(p.vp_by_color[c]) : "·")),
-        v("td", { class: "num" }, v("b", null, String(p.vp))))))),
-    v("ul", { class: "sales muted" }, byRank.filter((p) => p.sales.length).map((p) => v("li", { key: p.seat },
+        h("td", { class: "num" }, h("b", null, String(p.vp))))))),
+    h("ul", { class: "sales muted" }, byRank.filter((p) => p.sales.length).map((p) => h("li", { key: p.seat },
       name(p.seat), ": ",
       p.sales.map((x, i) => [i ? ", " : "", tn("res.sale", { color: colorChip(x.color, false), count: x.cards.length,
         price: x.price, raw: x.price * x.cards.length, value: x.value, vp: x.vp })])))),
-    ctx.seat !== null ? v("p", null, v("button", { type: "button", class: "btn primary big-btn", id: "again-btn",
+    ctx.seat !== null ? h("p", null, h("button", { type: "button", class: "btn primary big-btn", id: "again-btn",
       onClick: () => post(`/api/rooms/${enc(room.code)}/again`, { game: room.game
         || 1 }) }, "↻ " + t("res.play_again")),
-    " ", v("span", { class: "muted" }, t("res.play_again_hint"))) : null,
+    " ", h("span", { class: "muted" }, t("res.play_again_hint"))) : null,
     links(room.code, room.game || 1),
   ], el);
 }
@@ -78,8 +78,8 @@ export async function renderResultMore(ctx, el) {
 function earlier(room) {
   const ns = [];
   for (let n = 1; n < room.game; n++) ns.push(n);
-  return v("span", { class: "earlier" }, t("again.previous"), " ",
-    ns.map((n, i) => [i ? ", " : "", v("a", { href: gamePath(room.code, n), key: n }, t("again.game_n", { n }))]));
+  return h("span", { class: "earlier" }, t("again.previous"), " ",
+    ns.map((n, i) => [i ? ", " : "", h("a", { href: gamePath(room.code, n), key: n }, t("again.game_n", { n }))]));
 }
 
 /** Under the table's log while a later game runs: the earlier games' replays. */
@@ -93,16 +93,16 @@ export async function renderRematch(el, room) {
   await loadTexts();
   const me = room.you !== null ? room.players.find((p) => p.seat === room.you) : null;
   const base = `/api/rooms/${enc(room.code)}`;
-  render(v("div", { class: "rematch", id: "rematch" },
-    v("h2", null, t("again.title", { n: room.game })),
-    v("ul", { class: "ins" }, room.players.map((p) => v("li", { key: p.seat, class: p.ready ? "in" : "out",
+  render(h("div", { class: "rematch", id: "rematch" },
+    h("h2", null, t("again.title", { n: room.game })),
+    h("ul", { class: "ins" }, room.players.map((p) => h("li", { key: p.seat, class: p.ready ? "in" : "out",
       "data-seat": p.seat },
-      nameTag(room, p.seat), " ", v("b", null, p.ready ? "✓ " + t("again.in") : "… " + t("again.not_yet"))))),
-    v("p", null,
-      me && !me.ready ? v("button", { type: "button", class: "btn primary", id: "im-in-btn",
+      nameTag(room, p.seat), " ", h("b", null, p.ready ? "✓ " + t("again.in") : "… " + t("again.not_yet"))))),
+    h("p", null,
+      me && !me.ready ? h("button", { type: "button", class: "btn primary", id: "im-in-btn",
         onClick: () => post(base + "/again", { game: room.game - 1 }) }, "✓ " + t("again.im_in")) : null, " ",
-      me && room.you !== room.host_seat ? v("button", { type: "button", class: "btn", id: "leave-btn",
+      me && room.you !== room.host_seat ? h("button", { type: "button", class: "btn", id: "leave-btn",
         onClick: () => post(base + "/leave") }, t("again.leave")) : null),
-    v("p", { class: "muted" }, t("again.host_starts")),
-    v("p", null, earlier(room))), el);
+    h("p", { class: "muted" }, t("again.host_starts")),
+    h("p", null, earlier(room))), el);
 }

@@ -1,7 +1,6 @@
 // The message catalogues, all in i18n/: <lang>.js for every page, <part>-<lang>.js loaded by
 // loadPart for the modules that need it; one lookup reads them all. The language comes from
 // localStorage ("osaka_lang", set by the EN|DE switch) or else the browser's languages.
-import { append } from "./dom.js";
 
 export const LANGS = ["en", "de"];
 const KEY = "osaka_lang";
@@ -149,6 +148,3 @@ export function applyStatic(root) {
   for (const el of root.querySelectorAll("[data-i18n-aria]")) el.setAttribute("aria-label", t(el.dataset.i18nAria));
   for (const el of root.querySelectorAll("[data-i18n-placeholder]")) el.placeholder = t(el.dataset.i18nPlaceholder);
 }
-
-/** Build nodes for a translated sentence: append(el, tn(...)). Re-exported for callers. */
-export { append };

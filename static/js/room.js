@@ -1,8 +1,8 @@
 // The room page controller: one WebSocket (/ws/rooms/{code}) feeds the waiting room, the
 // game table and the result. Reconnects by itself; a reload finds the seat again through
 // the HttpOnly cookie the server set at create/join.
-import { render } from "../vendor/preact.js";
-import { h, fill, toast, banner, appUrl } from "./dom.js";
+import { h, render } from "../vendor/preact.js";
+import { toast, banner, appUrl } from "./dom.js";
 import { initI18n, t, onLangChange } from "./i18n.js";
 import { api, LiveSocket } from "./net.js";
 import { errorText, playerName } from "./common.js";
@@ -54,8 +54,8 @@ function beep() {
 function drawSound() {
   const b = document.getElementById("sound-btn");
   // Says what it does in words ("Sound: on"); a phone shows only the note, crossed out when off.
-  fill(b, h("span", { class: "ico", "aria-hidden": "true" }, "♪"), h("span", { class: "btn-text" },
-    t(soundOn ? "room.sound_on" : "room.sound_off")));
+  render([h("span", { class: "ico", "aria-hidden": "true" }, "♪"), h("span", { class: "btn-text" },
+    t(soundOn ? "room.sound_on" : "room.sound_off"))], b);
   b.classList.toggle("off", !soundOn);
   b.setAttribute("aria-pressed", String(soundOn));
   b.title = t("room.sound");
@@ -102,7 +102,7 @@ function drawTurn() {
   let tt;
   if (ctx.room.status === "waiting") tt = { text: t("turn.waiting"), mine: false };
   else tt = turnText(ctx);
-  fill(el, tt.nodes || tt.text);
+  render(tt.nodes || tt.text, el);
   el.className = "turn" + (tt.mine ? " mine" : "");
   drawTitle(tt.mine);
   if (tt.mine && !wasMine) { beep(); announce(tt.text); }
@@ -272,8 +272,8 @@ async function main() {
     if (e.status === 404) {
       mode = "missing";
       document.querySelectorAll(".roominfo, #turn, #clock, #chat-jump, #sound-btn").forEach((el) => el.remove());
-      fill(root, h("section", { class: "panel" }, h("h1", null, t("room.not_found")), h("a", { class: "btn",
-        href: appUrl("/") }, t("room.back_home"))));
+      render(h("section", { class: "panel" }, h("h1", null, t("room.not_found")), h("a", { class: "btn",
+        href: appUrl("/") }, t("room.back_home"))), root);
       return;
     }
     toast(errorText(e.code, e.fields));
