@@ -187,9 +187,10 @@ function onMessage(msg) {
       if (nameChanged) drawLog(true);
       break;
     }
+    // history and event frames hold only what this connection may see (the server filters them
+    // by visible_to, protocol.md): taken as they come.
     case "history":
-      ctx.events = (msg.events || []).filter((e) => e.visible_to === null || e.visible_to === undefined
-        || e.visible_to === ctx.seat);
+      ctx.events = msg.events || [];
       if (typeof msg.version === "number") ctx.version = msg.version;
       drawLog(true);
       break;
@@ -208,8 +209,7 @@ function onMessage(msg) {
       redraw();
       break;
     case "event":
-      ctx.events.push(...(msg.events || []).filter((e) => e.visible_to === null || e.visible_to === undefined
-        || e.visible_to === ctx.seat));
+      ctx.events.push(...(msg.events || []));
       drawLog(false);
       break;
     case "seat_lost":
