@@ -9,7 +9,7 @@ PORT    ?= 8000
 STAMP      := $(VENV)/.stamp-install
 TEST_STAMP := $(VENV)/.stamp-install-test
 
-.PHONY: install install-test run migrate test test-debs clean bench screenshots icons
+.PHONY: install install-test run migrate test test-debs lint clean bench screenshots icons
 
 install: $(STAMP)
 
@@ -34,9 +34,12 @@ run: migrate
 # chromium (browser tests, /usr/bin/chromium),
 # docker-compose (`docker-compose config` checks of docker-compose.yml; no daemon needed) and
 # caddy (the reverse proxy in front of the app under a path prefix, tests/e2e/test_prefix_proxy.py).
+# nodejs and npm (the JS linter, `make lint`).
 TEST_DEBS := chromium docker-compose caddy
 test-debs:
 	@missing=""; for p in $(TEST_DEBS); do command -v $$p >/dev/null || missing="$$missing $$p"; done; \
+	command -v node >/dev/null || missing="$$missing nodejs"; \
+	command -v npm >/dev/null || missing="$$missing npm"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing; \
@@ -45,7 +48,17 @@ test-debs:
 	  fi; \
 	fi
 
-test: install-test test-debs
+# The JS linter (ESLint, pinned in package.json / package-lock.json, rules in eslint.config.js)
+# over static/js; npm ci runs again only when the lockfile changed.
+NODE_STAMP := node_modules/.stamp-npm-ci
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+lint: test-debs $(NODE_STAMP)
+	node_modules/.bin/eslint static/js
+
+test: install-test test-debs lint
 	$(VENV)/bin/pytest
 
 # Engine benchmark, then a short load run (SQLite, 25 and 100 rooms of 4 WebSocket players);
@@ -71,4 +84,4 @@ icons: install-test test-debs
 	$(PY) tools/make_icons.py
 
 clean:
-	rm -rf $(VENV) *.egg-info .pytest_cache
+	rm -rf $(VENV) *.egg-info .pytest_cache node_modules

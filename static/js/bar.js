@@ -30,7 +30,8 @@ export function cardActions(ctx) {
   const out = { take: null, reserve: null };
   const by = slot.reserved_by;
   if (!v.market.includes(slot)) out.take = t("why.farm_no_take");
-  else if (by !== null && by !== undefined && by !== seat) out.take = t("why.reserved_other", { name: playerName(ctx.room, by) });
+  else if (by !== null && by !== undefined && by !== seat) out.take = t("why.reserved_other",
+    { name: playerName(ctx.room, by) });
   const where = reservationWhere(v, seat);
   if (!v.players[seat].reservation_free) out.reserve = t(where === "farm" ? "why.res_on_farm" : "why.res_on_market");
   else if (by !== null && by !== undefined) out.reserve = t("why.already_reserved");
@@ -72,7 +73,8 @@ function buyState(ctx, me, offer, pay) {
   if (chk.ok) return { why: null };
   if (chk.why === "empty") return { why: t("why.select_payment", { cost }) };
   if (chk.why === "too_small") return { why: t("why.too_small", { sel: total(pay), cost }), bad: true };
-  return { why: t("why.not_minimal", { card: cardText(chk.spare) }), note: tn("why.not_minimal", { card: cardChip(chk.spare) }), bad: true };
+  return { why: t("why.not_minimal", { card: cardText(chk.spare) }), note: tn("why.not_minimal",
+    { card: cardChip(chk.spare) }), bad: true };
 }
 
 /** The action bar's content for a seated player while the game goes on. */
@@ -81,10 +83,12 @@ export function barView(ctx) {
   const busy = ctx.pending ? t("table.sending") : null;
   const decision = ctx.dialogKey && ctx.dialogKey();
   const decide = decision ? actBtn({ id: "btn-decide", key: "D", primary: true,
-    label: t(v.phase === "token_draft" ? "table.decide_draft" : "table.decide_insure"), onClick: () => ctx.openDialog() }) : null;
+    label: t(v.phase === "token_draft" ? "table.decide_draft" : "table.decide_insure"),
+    onClick: () => ctx.openDialog() }) : null;
   if (passOnly(v, seat)) {
     return [h("p", { class: "hint", key: "pass-why" }, t("table.pass_why")),
-      h("div", { class: "bar-group", key: "pass" }, actBtn({ id: "btn-pass", key: "P", primary: true, label: t("table.pass"), why: busy, onClick: () => ctx.act({ type: "pass" }) }))];
+      h("div", { class: "bar-group", key: "pass" }, actBtn({ id: "btn-pass", key: "P", primary: true,
+        label: t("table.pass"), why: busy, onClick: () => ctx.act({ type: "pass" }) }))];
   }
   const ca = cardActions(ctx);
   const offer = purchase(v), cost = offer.cost, pay = [...ctx.sel.pay], sel = total(pay);
@@ -92,22 +96,33 @@ export function barView(ctx) {
   const canSuggest = myTurn(ctx) && canBuy(v);
   const cardWhy = !myTurn(ctx) ? (decision ? "" : t(v.phase === "turn" ? "table.hint_wait" : "why.not_your_turn"))
     // The how-to hint only in your first turns; later the buttons speak for themselves.
-    : ctx.sel.market === null ? ((ctx.turnsPlayed || 0) < 2 ? t("table.hint_turn") : "") : ca.take && ca.reserve ? ca.take : "";
+    : ctx.sel.market === null ? ((ctx.turnsPlayed
+      || 0) < 2 ? t("table.hint_turn") : "") : ca.take && ca.reserve ? ca.take : "";
   return [
     decide ? h("div", { class: "bar-group", key: "decide" }, decide) : null,
     h("div", { class: "bar-group", key: "card" },
-      actBtn({ id: "btn-take", key: "T", label: t("table.take"), why: busy || ca.take, onClick: () => ctx.act({ type: "take", card: ctx.sel.market }) }),
-      actBtn({ id: "btn-reserve", key: "R", label: t("table.reserve"), why: busy || ca.reserve, onClick: () => ctx.act({ type: "reserve", card: ctx.sel.market }) }),
-      h("span", { class: "why" + (ctx.sel.market === null && myTurn(ctx) ? " hint-long" : ""), id: "turn-hint" }, cardWhy)),
+      actBtn({ id: "btn-take", key: "T", label: t("table.take"), why: busy || ca.take,
+        onClick: () => ctx.act({ type: "take", card: ctx.sel.market }) }),
+      actBtn({ id: "btn-reserve", key: "R", label: t("table.reserve"), why: busy || ca.reserve,
+        onClick: () => ctx.act({ type: "reserve", card: ctx.sel.market }) }),
+      h("span", { class: "why" + (ctx.sel.market === null && myTurn(ctx) ? " hint-long" : ""), id: "turn-hint" },
+        cardWhy)),
     h("div", { class: "bar-group pay", key: "pay" },
-      h("span", { class: "paycount" + (buy.why ? "" : " ok") + (buy.bad ? " bad" : ""), id: "paycount" }, t("table.selected", { sel, cost })),
-      actBtn({ id: "btn-suggest", key: "S", label: [h("span", { class: "lbl-long" }, t("table.suggest")), h("span", { class: "lbl-short" }, t("table.suggest_short"))], why: canSuggest ? null : buy.why || t("why.cannot_afford", { sum: total(me.hand || []), cost }), onClick: () => {
+      h("span", { class: "paycount" + (buy.why ? "" : " ok") + (buy.bad ? " bad" : ""), id: "paycount" },
+        t("table.selected", { sel, cost })),
+      actBtn({ id: "btn-suggest", key: "S", label: [h("span", { class: "lbl-long" }, t("table.suggest")), h("span",
+        { class: "lbl-short" }, t("table.suggest_short"))],
+      why: canSuggest ? null : buy.why || t("why.cannot_afford", { sum: total(me.hand || []), cost }), onClick: () => {
         const s = suggestPayment(offer);
         if (s) { ctx.sel.pay = new Set(s); ctx.redraw(); announce(t("table.selected", { sel: total(s), cost })); }
       } }),
-      actBtn({ id: "btn-clear", key: "C", label: t("table.clear"), why: pay.length ? null : t("why.nothing_selected"), onClick: () => { ctx.sel.pay.clear(); ctx.redraw(); } }),
-      actBtn({ id: "btn-buy", key: "B", primary: true, label: t("table.buy"), why: busy || buy.why, onClick: () => ctx.act({ type: "buy", payment: pay }) }),
-      h("span", { class: "why" + (buy.bad ? " bad" : ""), id: "buy-why" }, myTurn(ctx) && buy.why ? buy.note || buy.why : "")),
-    ctx.inflight ? h("p", { class: "pending-note", key: "pending", id: "pending-note", role: "status" }, t(ctx.online ? "table.sending" : "conn.move_waits")) : null,
+      actBtn({ id: "btn-clear", key: "C", label: t("table.clear"), why: pay.length ? null : t("why.nothing_selected"),
+        onClick: () => { ctx.sel.pay.clear(); ctx.redraw(); } }),
+      actBtn({ id: "btn-buy", key: "B", primary: true, label: t("table.buy"), why: busy || buy.why,
+        onClick: () => ctx.act({ type: "buy", payment: pay }) }),
+      h("span", { class: "why" + (buy.bad ? " bad" : ""), id: "buy-why" }, myTurn(ctx) && buy.why ? buy.note
+        || buy.why : "")),
+    ctx.inflight ? h("p", { class: "pending-note", key: "pending", id: "pending-note", role: "status" },
+      t(ctx.online ? "table.sending" : "conn.move_waits")) : null,
   ];
 }

@@ -63,7 +63,8 @@ export function cardEl(id, opts = {}) {
     h("span", { class: "v", "aria-hidden": "true" }, String(cardValue(id))),
     h("span", { class: "sym", "aria-hidden": "true" }, SYMBOL[c]),
     icons(cardIcons(id)),
-    opts.insured ? h("span", { class: "ins-mark", role: "img", title: t("card.insured"), "aria-label": t("card.insured") }, "✓") : null,
+    opts.insured ? h("span", { class: "ins-mark", role: "img", title: t("card.insured"),
+      "aria-label": t("card.insured") }, "✓") : null,
     opts.reservedBy ? pieceEl(opts.reservedBy) : null,
     opts.pick && opts.selected ? h("span", { class: "pick-mark", "aria-hidden": "true" }, "✓") : null);
 }
@@ -81,5 +82,6 @@ export function colorChip(c, withName = true) {
 
 /** A card chip for a sentence: "◆5" on its colour, read as "red 5". */
 export function cardChip(id) {
-  return h("span", { class: "lc s-" + cardColor(id), role: "img", "aria-label": t("color." + cardColor(id)) + " " + cardValue(id) }, cardText(id));
+  return h("span", { class: "lc s-" + cardColor(id), role: "img",
+    "aria-label": t("color." + cardColor(id)) + " " + cardValue(id) }, cardText(id));
 }

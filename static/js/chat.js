@@ -2,15 +2,16 @@
 // spectators (marked). Messages are drawn as text only (Preact text nodes, never HTML). Anyone
 // can mute another sender for themselves (remembered in localStorage per room). On a phone a
 // button in the top bar shows the messages not yet seen and jumps to the chat.
-import { h as v, render } from "../vendor/preact.js";
+import { h, render } from "../vendor/preact.js";
 import { t } from "./i18n.js";
-import { PLAYER_COLORS, initialOf, isComputerSeat, nameTag, rememberName, rememberedName, validName } from "./common.js";
+import { PLAYER_COLORS, initialOf, isComputerSeat, nameTag, rememberName, rememberedName,
+  validName } from "./common.js";
 
 const MUTE_KEY = "osaka_mute";
 const ME = "me";
 
 function loadMuted() {
-  try { return new Set(JSON.parse(localStorage.getItem(MUTE_KEY) || "[]")); } catch (e) { return new Set(); }
+  try { return new Set(JSON.parse(localStorage.getItem(MUTE_KEY) || "[]")); } catch { return new Set(); }
 }
 
 export class ChatPanel {
@@ -22,8 +23,19 @@ export class ChatPanel {
     this.el = document.createElement("section");
     this.el.className = "panel chatbox";
     this.jump = document.getElementById("chat-jump");
-    if (this.jump) this.jump.onclick = () => { this.el.scrollIntoView({ block: "end" }); const i = document.getElementById("chat-input"); if (i) i.focus(); };
-    if (window.IntersectionObserver) new IntersectionObserver((es) => { this.seen = es[es.length - 1].isIntersecting; if (this.seen) this.setUnread(0); }).observe(this.el);
+    if (this.jump) {
+      this.jump.onclick = () => {
+        this.el.scrollIntoView({ block: "end" });
+        const i = document.getElementById("chat-input");
+        if (i) i.focus();
+      };
+    }
+    if (window.IntersectionObserver) {
+      new IntersectionObserver((es) => {
+        this.seen = es[es.length - 1].isIntersecting;
+        if (this.seen) this.setUnread(0);
+      }).observe(this.el);
+    }
   }
 
   /** A sender is a seat AND the name it sent under (a seat that changed hands is someone else). */
@@ -62,7 +74,7 @@ export class ChatPanel {
   toggleMute(m) {
     const k = this.key(m);
     this.muted.has(k) ? this.muted.delete(k) : this.muted.add(k);
-    try { localStorage.setItem(MUTE_KEY, JSON.stringify([...this.muted].slice(-200))); } catch (e) { /* ignore */ }
+    try { localStorage.setItem(MUTE_KEY, JSON.stringify([...this.muted].slice(-200))); } catch { /* ignore */ }
     this.draw();
   }
 
@@ -87,11 +99,13 @@ export class ChatPanel {
    *  the seat still holds that name, else the stored name's initial. */
   name(m) {
     const room = this.ctx.room;
-    if (m.seat === null) return v("b", { class: "lname" }, m.name);
+    if (m.seat === null) return h("b", { class: "lname" }, m.name);
     const p = room && (room.players || []).find((x) => x.seat === m.seat);
-    if (p && !isComputerSeat(room, m.seat) && p.name === m.name) return nameTag(room, m.seat, { tag: "b", cls: "lname" });
-    return v("b", { class: "nametag lname" },
-      v("span", { class: "swatch mini pc-" + PLAYER_COLORS[m.seat % 4], "aria-hidden": "true" }, initialOf(m.name) || String(m.seat + 1)),
+    if (p && !isComputerSeat(room, m.seat) && p.name === m.name) return nameTag(room, m.seat, { tag: "b",
+      cls: "lname" });
+    return h("b", { class: "nametag lname" },
+      h("span", { class: "swatch mini pc-" + PLAYER_COLORS[m.seat % 4], "aria-hidden": "true" }, initialOf(m.name)
+        || String(m.seat + 1)),
       m.name);
   }
 
@@ -103,25 +117,32 @@ export class ChatPanel {
     const items = this.msgs.map((m) => {
       const k = this.key(m);
       if (this.muted.has(k)) { mutedNames.set(k, m); return null; }
-      return v("li", { key: m.id, class: "chat-msg" + (m.spectator ? " spect" : "") },
-        this.name(m), m.spectator ? v("span", { class: "badge" }, t("chat.spectator")) : null, ": ",
-        v("span", { class: "chat-text" }, m.text),
-        this.isMine(m) ? null : v("button", { type: "button", class: "btn tiny mute", title: t("chat.mute") + ": " + m.name,
+      return h("li", { key: m.id, class: "chat-msg" + (m.spectator ? " spect" : "") },
+        this.name(m), m.spectator ? h("span", { class: "badge" }, t("chat.spectator")) : null, ": ",
+        h("span", { class: "chat-text" }, m.text),
+        this.isMine(m) ? null : h("button", { type: "button", class: "btn tiny mute",
+          title: t("chat.mute") + ": " + m.name,
           "aria-label": t("chat.mute") + ": " + m.name, onClick: () => this.toggleMute(m) }, t("chat.mute")));
     });
     render([
-      v("h2", { class: "small-h", id: "chat-h" }, t("chat.title")),
-      v("div", { class: "chat-list", id: "chat-list", role: "log", "aria-live": "polite", "aria-labelledby": "chat-h", tabindex: "0" },
-        v("ol", null, items.length ? items : v("li", { class: "muted" }, t("chat.empty")))),
-      mutedNames.size ? v("p", { class: "muted small-p", id: "chat-muted" }, t("chat.muted"), " ",
-        [...mutedNames.values()].map((m) => v("button", { type: "button", class: "btn tiny", onClick: () => this.toggleMute(m) }, t("chat.unmute") + ": " + m.name))) : null,
-      closed ? v("p", { class: "muted small-p" }, t("chat.closed"))
-        : v("form", { class: "chat-form", id: "chat-form", onSubmit: (e) => this.submit(e) },
-          me === null ? v("input", { id: "chat-name", maxLength: 24, value: this.specName ?? (this.specName = rememberedName()),
-            onInput: (e) => { this.specName = e.currentTarget.value; }, "aria-label": t("form.your_name"), placeholder: t("form.your_name") }) : null,
-          v("input", { id: "chat-input", maxLength: 300, autocomplete: "off", "aria-label": t("chat.message"), placeholder: t("chat.message") }),
-          v("button", { type: "submit", class: "btn small", id: "chat-send" }, t("chat.send"))),
-      isHost ? v("label", { class: "small-p" }, v("input", { type: "checkbox", id: "chat-spectators", checked: room.chat_spectators !== false,
+      h("h2", { class: "small-h", id: "chat-h" }, t("chat.title")),
+      h("div", { class: "chat-list", id: "chat-list", role: "log", "aria-live": "polite", "aria-labelledby": "chat-h",
+        tabindex: "0" },
+        h("ol", null, items.length ? items : h("li", { class: "muted" }, t("chat.empty")))),
+      mutedNames.size ? h("p", { class: "muted small-p", id: "chat-muted" }, t("chat.muted"), " ",
+        [...mutedNames.values()].map((m) => h("button", { type: "button", class: "btn tiny",
+          onClick: () => this.toggleMute(m) }, t("chat.unmute") + ": " + m.name))) : null,
+      closed ? h("p", { class: "muted small-p" }, t("chat.closed"))
+        : h("form", { class: "chat-form", id: "chat-form", onSubmit: (e) => this.submit(e) },
+          me === null ? h("input", { id: "chat-name", maxLength: 24,
+            value: this.specName ?? (this.specName = rememberedName()),
+            onInput: (e) => { this.specName = e.currentTarget.value; }, "aria-label": t("form.your_name"),
+            placeholder: t("form.your_name") }) : null,
+          h("input", { id: "chat-input", maxLength: 300, autocomplete: "off", "aria-label": t("chat.message"),
+            placeholder: t("chat.message") }),
+          h("button", { type: "submit", class: "btn small", id: "chat-send" }, t("chat.send"))),
+      isHost ? h("label", { class: "small-p" }, h("input", { type: "checkbox", id: "chat-spectators",
+        checked: room.chat_spectators !== false,
         onChange: (e) => this.onSpectators(e.currentTarget.checked) }), " ", t("chat.allow_spectators")) : null,
     ], this.el);
     this.el.setAttribute("aria-labelledby", "chat-h");

@@ -10,7 +10,8 @@ let clock = null, at = 0, timer = null, said = new Set(), mine = false, onTick =
 /** A new `clock` (or null) from a state frame; `isMine`: it is this page's decision;
  *  `tick()` is called every second while a countdown runs (e.g. to redo the title). */
 export function setClock(c, isMine, tick) {
-  if (!c || !clock || c.seat !== clock.seat || c.left_ms === null || Math.abs(left(c, performance.now()) - leftS()) > 1) said = new Set();
+  if (!c || !clock || c.seat !== clock.seat || c.left_ms === null || Math.abs(left(c,
+    performance.now()) - leftS()) > 1) said = new Set();
   clock = c || null; at = performance.now(); mine = isMine; onTick = tick;
   clearInterval(timer); timer = null;
   if (clock && clock.left_ms !== null) timer = setInterval(draw, 1000);
@@ -46,7 +47,8 @@ function draw() {
     el.classList.toggle("mine", mine);
   }
   for (const n of [30, 10]) {
-    if (mine && s !== null && s <= n && s > 0 && !said.has(n)) { said.add(n); if (s > n - 2) announce(t("timer.say", { n })); }
+    if (mine && s !== null && s <= n && s > 0 && !said.has(n)) { said.add(n); if (s > n - 2) announce(t("timer.say",
+      { n })); }
   }
   if (s === 0 || s === null) { clearInterval(timer); timer = null; }
   if (onTick) onTick();

@@ -1,5 +1,5 @@
 // Shared bits of the room pages: names, player colours, remembering the typed name.
-import { h as v } from "../vendor/preact.js";
+import { h } from "../vendor/preact.js";
 import { t, has } from "./i18n.js";
 
 /** Player colours of the box (white, pink, grey, tan), by seat: never a goods colour. */
@@ -53,18 +53,19 @@ export function markerOf(room, seat) {
 /**
  * A name as shown everywhere (top bar, log, players, lobby, result): the seat's colour and
  * marker in a small swatch (decoration, aria-hidden), then the name, so two players are never
- * told apart by their names alone. A Preact vnode; `make`: dom.js `h` for a DOM node instead.
+ * told apart by their names alone. A Preact vnode.
  * `room` needs only `players: [{seat, name, bot, bot_level}]` (a lobby entry's `seats` do).
  */
-export function nameTag(room, seat, { make = v, tag = "span", cls = "" } = {}) {
-  return make(tag, { class: ("nametag " + cls).trim() },
-    make("span", { class: "swatch mini pc-" + PLAYER_COLORS[seat % 4] + (isComputerSeat(room, seat) ? " bot" : ""), "aria-hidden": "true" }, markerOf(room, seat)),
+export function nameTag(room, seat, { tag = "span", cls = "" } = {}) {
+  return h(tag, { class: ("nametag " + cls).trim() },
+    h("span", { class: "swatch mini pc-" + PLAYER_COLORS[seat % 4] + (isComputerSeat(room, seat) ? " bot" : ""),
+      "aria-hidden": "true" }, markerOf(room, seat)),
     playerName(room, seat));
 }
 
 export function dot(room, p) {
   const s = room.stale ? "unk" : p.connected || p.bot ? "on" : "off";
-  return v("span", { class: "dot " + s, role: "img", title: t("dot." + s), "aria-label": t("dot." + s) });
+  return h("span", { class: "dot " + s, role: "img", title: t("dot." + s), "aria-label": t("dot." + s) });
 }
 
 /** First letter or digit of a name for the Reservation piece (text only), else null. */
@@ -75,15 +76,16 @@ export function initialOf(name) {
 
 const NAME_KEY = "osaka_name";
 export function rememberedName() {
-  try { return localStorage.getItem(NAME_KEY) || ""; } catch (e) { return ""; }
+  try { return localStorage.getItem(NAME_KEY) || ""; } catch { return ""; }
 }
 export function rememberName(n) {
-  try { localStorage.setItem(NAME_KEY, n); } catch (e) { /* ignore */ }
+  try { localStorage.setItem(NAME_KEY, n); } catch { /* ignore */ }
 }
 
 /** Trimmed name if it is 1..24 characters without control characters, else null. */
 export function validName(n) {
   const v = String(n || "").trim();
+  // eslint-disable-next-line no-control-regex -- control characters are what a name may not contain
   if (!v || Array.from(v).length > 24 || /[\u0000-\u001f\u007f]/.test(v)) return null;
   return v;
 }

@@ -44,7 +44,8 @@ function insureWhy(ctx, sinking, icons, chosen) {
     node: tn("insure.why_short", { sym: colorChip(short, false), color: t("color." + short) }) };
   // A hand card whose insurance icons are not needed (R-pay-6a: the discard must be minimal).
   const spare = [...ctx.sel.discard].find((id) => icons[cardColor(id)] - cardIcons(id) >= chosen[cardColor(id)]);
-  if (spare !== undefined) return { bad: true, why: t("insure.why_extra", { card: cardText(spare) }), node: tn("insure.why_extra", { card: cardChip(spare) }) };
+  if (spare !== undefined) return { bad: true, why: t("insure.why_extra", { card: cardText(spare) }),
+    node: tn("insure.why_extra", { card: cardChip(spare) }) };
   return { why: null };
 }
 
@@ -56,7 +57,8 @@ function insureView(ctx) {
   const { icons, chosen } = insureCounts(ctx, sinking);
   const w = insureWhy(ctx, sinking, icons, chosen);
   const toggle = (set, id) => () => { set.has(id) ? set.delete(id) : set.add(id); ctx.redraw(); };
-  const pick = (set) => (id) => cardEl(id, { button: true, pick: true, selected: set.has(id), onclick: toggle(set, id) });
+  const pick = (set) => (id) => cardEl(id, { button: true, pick: true, selected: set.has(id), onclick: toggle(set,
+    id) });
   const anySel = ctx.sel.goods.size > 0 || ctx.sel.discard.size > 0;
   const busy = ctx.pending ? t("table.sending") : null;
   return [
@@ -64,16 +66,20 @@ function insureView(ctx) {
     h("p", { key: "s" }, tn("insure.sinking", { ships: h("span", null, listParts(sinking.map((c) => colorChip(c)))) })),
     h("h3", { id: "insure-goods-h", key: "gh" }, t("insure.save")),
     h("p", { class: "muted small-p", key: "gp" }, t("insure.save_hint")),
-    h("div", { class: "cards pick-row", id: "insure-goods", role: "group", "aria-labelledby": "insure-goods-h", key: "g" }, atRisk.map(pick(ctx.sel.goods))),
+    h("div", { class: "cards pick-row", id: "insure-goods", role: "group", "aria-labelledby": "insure-goods-h",
+      key: "g" }, atRisk.map(pick(ctx.sel.goods))),
     h("h3", { id: "insure-hand-h", key: "hh" }, t("insure.discard")),
-    h("div", { class: "cards pick-row", id: "insure-hand", role: "group", "aria-labelledby": "insure-hand-h", key: "hc" },
+    h("div", { class: "cards pick-row", id: "insure-hand", role: "group", "aria-labelledby": "insure-hand-h",
+      key: "hc" },
       handCards.length ? handCards.map(pick(ctx.sel.discard)) : h("span", { class: "muted" }, t("table.nothing"))),
-    anySel ? h("p", { class: "icons-left", id: "insure-count", key: "n", "aria-live": "polite" }, sinking.map((c) => h("span", { key: c, class: chosen[c] > icons[c] ? "bad" : "" },
+    anySel ? h("p", { class: "icons-left", id: "insure-count", key: "n", "aria-live": "polite" },
+      sinking.map((c) => h("span", { key: c, class: chosen[c] > icons[c] ? "bad" : "" },
       tn("insure.icons", { sym: colorChip(c, false), n: icons[c], g: chosen[c] })))) : null,
     h("div", { class: "bar-group", key: "b" },
       actBtn({ id: "insure-confirm", primary: true, label: t("insure.confirm"), why: busy || w.why,
         onClick: () => ctx.act({ type: "insure", discard: [...ctx.sel.discard], goods: [...ctx.sel.goods] }) }),
-      actBtn({ id: "insure-none", label: t("insure.nothing"), why: busy, onClick: () => ctx.act({ type: "insure", discard: [], goods: [] }) })),
+      actBtn({ id: "insure-none", label: t("insure.nothing"), why: busy, onClick: () => ctx.act({ type: "insure",
+        discard: [], goods: [] }) })),
     w.why ? h("p", { class: "why" + (w.bad ? " bad" : ""), id: "insure-why", key: "w" }, w.node || w.why) : null,
     h("p", { class: "muted small-p", key: "esc" }, t("dialog.escape")),
   ];
@@ -101,9 +107,13 @@ export function wireDialog(ctx, dlg) {
   // Tab and Shift+Tab wrap around inside the dialog (not out to the browser's address bar).
   dlg.addEventListener("keydown", (ev) => {
     if (ev.key !== "Tab") return;
-    const all = [...dlg.querySelectorAll("button, [href], select, input, [tabindex]:not([tabindex='-1'])")].filter((e) => e.getClientRects().length);
+    const all = [...dlg.querySelectorAll("button, [href], select, input, " +
+      "[tabindex]:not([tabindex='-1'])")].filter((e) => e.getClientRects().length);
     const edge = ev.shiftKey ? all[0] : all[all.length - 1];
-    if (all.length && document.activeElement === edge) { ev.preventDefault(); (ev.shiftKey ? all[all.length - 1] : all[0]).focus(); }
+    if (all.length && document.activeElement === edge) {
+      ev.preventDefault();
+      (ev.shiftKey ? all[all.length - 1] : all[0]).focus();
+    }
   });
   dlg.addEventListener("close", () => {
     // (The browser has already put the focus back where it was before showModal().) After

@@ -1,8 +1,8 @@
 // Play again and the record of a game (issue 12), loaded only when needed: the end screen's
 // explanation (engine.game_result, sent with the final `state` as `result`), the buttons to
 // play again, replay and download, and the "who is in" block of the waiting room.
-import { h as v, render } from "../vendor/preact.js";
-import { t, listParts, currentLang } from "./i18n.js";
+import { h, render } from "../vendor/preact.js";
+import { t, tn, listParts, loadPart } from "./i18n.js";
 import { api } from "./net.js";
 import { toast, appUrl } from "./dom.js";
 import { colorChip, COLORS } from "./cards.js";
@@ -12,23 +12,12 @@ const enc = encodeURIComponent;
 const gamePath = (code, n) => appUrl(`/r/${enc(code)}/games/${n}`);
 const apiGame = (code, n) => appUrl(`/api/rooms/${enc(code)}/games/${n}`);
 
-// This module's texts: i18n/games-<lang>.js (the same keys in both: tests/e2e/test_i18n.py),
-// loaded with it, so the table page carries none of them until the end.
-const texts = {};
-let P = {};
-/** Load the texts of the page's language (call before drawing, and again after a switch). */
-export async function loadTexts() {
-  const l = currentLang();
-  P = texts[l] ||= (await import(`./i18n/games-${l}.js`)).default;
-}
-/** A text of games-<lang>.js as a list of strings and the `params` put in (nodes stay nodes). */
-export function gn(key, params = {}) {
-  return String(P[key] ?? key).split(/\{(\w+)\}/).map((x, i) => (i % 2 ? params[x] ?? "" : x)).filter((x) => x !== "");
-}
-/** The same as one string. */
-export function g(key, params) { return gn(key, params).join(""); }
-/** A refusal's text: this module's own codes first, else the main catalogue's (common.js). */
-export function gErr(e) { return P["err." + e.code] ? g("err." + e.code) : errorText(e.code, e.fields); }
+// This module's texts are the catalogue part i18n/games-<lang>.js (the same keys in both:
+// tests/e2e/test_i18n.py), loaded with it, so the table page carries none of them until the end.
+/** Load the texts of the part (call before drawing; i18n.js loads them again after a switch). */
+export function loadTexts() { return loadPart("games"); }
+/** A refusal's text (common.js errorText, which reads this part's codes too once it is loaded). */
+export function gErr(e) { return errorText(e.code, e.fields); }
 
 let busy = false;
 async function post(path, body) {
@@ -38,10 +27,10 @@ async function post(path, body) {
 }
 
 function links(code, n) {
-  return v("p", { class: "game-links" },
-    v("a", { class: "btn", href: gamePath(code, n), id: "replay-link" }, "▶ " + g("res.replay")), " ",
-    v("a", { class: "btn small", href: apiGame(code, n) + "/record.json", download: "" }, "⤓ " + g("res.json")), " ",
-    v("a", { class: "btn small", href: apiGame(code, n) + "/record.txt", download: "" }, "⤓ " + g("res.txt")));
+  return h("p", { class: "game-links" },
+    h("a", { class: "btn", href: gamePath(code, n), id: "replay-link" }, "▶ " + t("res.replay")), " ",
+    h("a", { class: "btn small", href: apiGame(code, n) + "/record.json", download: "" }, "⤓ " + t("res.json")), " ",
+    h("a", { class: "btn small", href: apiGame(code, n) + "/record.txt", download: "" }, "⤓ " + t("res.txt")));
 }
 
 /** The end screen's explanation and buttons, drawn into `el` (inside the result panel). */
@@ -51,28 +40,36 @@ export async function renderResultMore(ctx, el) {
   if (!r || !room) return;
   const name = (s) => nameTag(room, s);
   const how = r.reason === "tokens"
-    ? gn("res.how_tokens", { name: name(r.active), holders: v("span", null, listParts(r.token_seats.map(name))) })
-    : gn("res.how_passes", { name: name(r.active) });
+    ? tn("res.how_tokens", { name: name(r.active), holders: h("span", null, listParts(r.token_seats.map(name))) })
+    : tn("res.how_passes", { name: name(r.active) });
   const byRank = [...r.players].sort((a, b) => a.rank - b.rank || a.seat - b.seat);
   render([
-    v("p", { class: "how", id: "result-how" }, how),
-    r.tie_break ? v("p", { class: "tie", id: "result-tie" }, t(r.tie_break === "shared" ? "res.shared" : "res.tie_tokens")) : null,
-    v("h3", null, g("res.sales")),
-    v("table", { class: "score breakdown" },
-      v("thead", null, v("tr", null, v("th", { scope: "col" }, g("res.rank")), v("th", { scope: "col" }, t("result.player")),
-        COLORS.map((c) => v("th", { scope: "col", key: c }, colorChip(c, false))), v("th", { scope: "col" }, t("result.vp")))),
-      v("tbody", null, byRank.map((p) => v("tr", { key: p.seat, class: p.rank === 1 ? "win" : "", "data-seat": p.seat },
-        v("td", { class: "num" }, p.rank + "."),
-        v("td", null, name(p.seat), p.sales.length ? null : v("span", { class: "muted" }, " (" + g("res.no_sales") + ")")),
-        COLORS.map((c) => v("td", { class: "num", key: c, title: p.sales.filter((x) => x.color === c)
-          .map((x) => g("res.sale", { color: t("color." + c), count: x.cards.length, price: x.price, raw: x.price * x.cards.length, value: x.value, vp: x.vp })).join("; ") },
+    h("p", { class: "how", id: "result-how" }, how),
+    r.tie_break ? h("p", { class: "tie", id: "result-tie" },
+      t(r.tie_break === "shared" ? "res.shared" : "res.tie_tokens")) : null,
+    h("h3", null, t("res.sales")),
+    h("table", { class: "score breakdown" },
+      h("thead", null, h("tr", null, h("th", { scope: "col" }, t("res.rank")), h("th", { scope: "col" },
+        t("result.player")),
+        COLORS.map((c) => h("th", { scope: "col", key: c }, colorChip(c, false))), h("th", { scope: "col" },
+          t("result.vp")))),
+      h("tbody", null, byRank.map((p) => h("tr", { key: p.seat, class: p.rank === 1 ? "win" : "", "data-seat": p.seat },
+        h("td", { class: "num" }, p.rank + "."),
+        h("td", null, name(p.seat), p.sales.length ? null : h("span", { class: "muted" },
+          " (" + t("res.no_sales") + ")")),
+        COLORS.map((c) => h("td", { class: "num", key: c, title: p.sales.filter((x) => x.color === c)
+          .map((x) => t("res.sale", { color: t("color." + c), count: x.cards.length, price: x.price,
+            raw: x.price * x.cards.length, value: x.value, vp: x.vp })).join("; ") },
           p.vp_by_color[c] ? String(p.vp_by_color[c]) : "·")),
-        v("td", { class: "num" }, v("b", null, String(p.vp))))))),
-    v("ul", { class: "sales muted" }, byRank.filter((p) => p.sales.length).map((p) => v("li", { key: p.seat }, name(p.seat), ": ",
-      p.sales.map((x, i) => [i ? ", " : "", gn("res.sale", { color: colorChip(x.color, false), count: x.cards.length, price: x.price, raw: x.price * x.cards.length, value: x.value, vp: x.vp })])))),
-    ctx.seat !== null ? v("p", null, v("button", { type: "button", class: "btn primary big-btn", id: "again-btn",
-      onClick: () => post(`/api/rooms/${enc(room.code)}/again`, { game: room.game || 1 }) }, "↻ " + g("res.play_again")),
-    " ", v("span", { class: "muted" }, g("res.play_again_hint"))) : null,
+        h("td", { class: "num" }, h("b", null, String(p.vp))))))),
+    h("ul", { class: "sales muted" }, byRank.filter((p) => p.sales.length).map((p) => h("li", { key: p.seat },
+      name(p.seat), ": ",
+      p.sales.map((x, i) => [i ? ", " : "", tn("res.sale", { color: colorChip(x.color, false), count: x.cards.length,
+        price: x.price, raw: x.price * x.cards.length, value: x.value, vp: x.vp })])))),
+    ctx.seat !== null ? h("p", null, h("button", { type: "button", class: "btn primary big-btn", id: "again-btn",
+      onClick: () => post(`/api/rooms/${enc(room.code)}/again`, { game: room.game
+        || 1 }) }, "↻ " + t("res.play_again")),
+    " ", h("span", { class: "muted" }, t("res.play_again_hint"))) : null,
     links(room.code, room.game || 1),
   ], el);
 }
@@ -81,8 +78,8 @@ export async function renderResultMore(ctx, el) {
 function earlier(room) {
   const ns = [];
   for (let n = 1; n < room.game; n++) ns.push(n);
-  return v("span", { class: "earlier" }, g("again.previous"), " ",
-    ns.map((n, i) => [i ? ", " : "", v("a", { href: gamePath(room.code, n), key: n }, g("again.game_n", { n }))]));
+  return h("span", { class: "earlier" }, t("again.previous"), " ",
+    ns.map((n, i) => [i ? ", " : "", h("a", { href: gamePath(room.code, n), key: n }, t("again.game_n", { n }))]));
 }
 
 /** Under the table's log while a later game runs: the earlier games' replays. */
@@ -96,13 +93,16 @@ export async function renderRematch(el, room) {
   await loadTexts();
   const me = room.you !== null ? room.players.find((p) => p.seat === room.you) : null;
   const base = `/api/rooms/${enc(room.code)}`;
-  render(v("div", { class: "rematch", id: "rematch" },
-    v("h2", null, g("again.title", { n: room.game })),
-    v("ul", { class: "ins" }, room.players.map((p) => v("li", { key: p.seat, class: p.ready ? "in" : "out", "data-seat": p.seat },
-      nameTag(room, p.seat), " ", v("b", null, p.ready ? "✓ " + g("again.in") : "… " + g("again.not_yet"))))),
-    v("p", null,
-      me && !me.ready ? v("button", { type: "button", class: "btn primary", id: "im-in-btn", onClick: () => post(base + "/again", { game: room.game - 1 }) }, "✓ " + g("again.im_in")) : null, " ",
-      me && room.you !== room.host_seat ? v("button", { type: "button", class: "btn", id: "leave-btn", onClick: () => post(base + "/leave") }, g("again.leave")) : null),
-    v("p", { class: "muted" }, g("again.host_starts")),
-    v("p", null, earlier(room))), el);
+  render(h("div", { class: "rematch", id: "rematch" },
+    h("h2", null, t("again.title", { n: room.game })),
+    h("ul", { class: "ins" }, room.players.map((p) => h("li", { key: p.seat, class: p.ready ? "in" : "out",
+      "data-seat": p.seat },
+      nameTag(room, p.seat), " ", h("b", null, p.ready ? "✓ " + t("again.in") : "… " + t("again.not_yet"))))),
+    h("p", null,
+      me && !me.ready ? h("button", { type: "button", class: "btn primary", id: "im-in-btn",
+        onClick: () => post(base + "/again", { game: room.game - 1 }) }, "✓ " + t("again.im_in")) : null, " ",
+      me && room.you !== room.host_seat ? h("button", { type: "button", class: "btn", id: "leave-btn",
+        onClick: () => post(base + "/leave") }, t("again.leave")) : null),
+    h("p", { class: "muted" }, t("again.host_starts")),
+    h("p", null, earlier(room))), el);
 }

@@ -1,13 +1,11 @@
-// How to play: short sections (static/js/howto/<lang>.js), each linked to the rules it
+// How to play: short sections (the catalogue part static/js/i18n/howto-<lang>.js), each linked to the rules it
 // summarises on /rules (docs/rules.md, anchored by rule id), with small pictures drawn from
 // the game's own card and route components.
 import { h, render } from "../vendor/preact.js";
-import { initI18n, t, onLangChange, currentLang } from "./i18n.js";
+import { initI18n, t, raw, loadPart, onLangChange } from "./i18n.js";
 import { cardEl } from "./cards.js";
 import { buildRoute, updateRoute } from "./route.js";
 import { ROOT, appUrl } from "./dom.js";
-
-const texts = {};
 
 function routePic(ships, label) {
   return h("div", { class: "howto-route", role: "img", "aria-label": label, ref: (el) => {
@@ -25,7 +23,8 @@ const PICS = {
     cardEl(54 + 12, { reservedBy: { initial: "A", pcolor: "pink", name: "Ann" } }), cardEl(27 + 1)),
   route: () => routePic({ red: 5, blue: 2, yellow: 1, green: 0 }, t("howto.pic_route")),
   tide: () => h("div", null, routePic({ red: 3, blue: 4, yellow: 5, green: 2 }, t("howto.pic_tide")),
-    h("p", { class: "cards howto-pic" }, cardEl(27 + 3, { insured: true }), h("span", { class: "muted" }, t("card.insured")))),
+    h("p", { class: "cards howto-pic" }, cardEl(27 + 3, { insured: true }), h("span", { class: "muted" },
+      t("card.insured")))),
 };
 
 function section(s) {
@@ -38,15 +37,14 @@ function section(s) {
 }
 
 async function draw() {
-  const lang = currentLang();
-  texts[lang] ||= (await import(`./howto/${lang}.js`)).default;
-  render(texts[lang].map(section), document.getElementById("howto-body"));
+  await loadPart("howto");
+  render(raw("howto.sections").map(section), document.getElementById("howto-body"));
 }
 
 // Opened from a room (a new tab from the room's top bar, or a link): offer the way back.
 function backToGame() {
-  let ref = null;
-  try { ref = new URL(document.referrer); } catch (e) { return; }
+  let ref;
+  try { ref = new URL(document.referrer); } catch { return; }
   const path = ref.pathname.startsWith(ROOT + "/") ? ref.pathname.slice(ROOT.length) : "";
   const m = ref.origin === location.origin && path.match(/^\/r\/([A-Za-z0-9_-]{1,32})$/);
   if (!m) return;

@@ -1,19 +1,21 @@
-// The message catalogues: one per language (i18n/en.js, i18n/de.js). The language comes
-// from localStorage ("osaka_lang", set by the EN|DE switch) or else the browser's languages.
-import { append } from "./dom.js";
+// The message catalogues, all in i18n/: <lang>.js for every page, <part>-<lang>.js loaded by
+// loadPart for the modules that need it; one lookup reads them all. The language comes from
+// localStorage ("osaka_lang", set by the EN|DE switch) or else the browser's languages.
 
 export const LANGS = ["en", "de"];
 const KEY = "osaka_lang";
 let lang = "en";
 let cat = {};
-const loaded = {};  // catalogues by language (both have the same keys: tests/e2e/test_i18n.py)
+const loaded = {};  // by file name ("en", "games-de"); en and de have the same keys (tested)
+const parts = [];  // the parts asked for: loaded again on a switch
+let partCats = [];
 const listeners = [];
 
 function pickLang() {
   try {
     const saved = localStorage.getItem(KEY);
     if (LANGS.includes(saved)) return saved;
-  } catch (e) { /* storage blocked: use the browser's language */ }
+  } catch { /* storage blocked: use the browser's language */ }
   for (const l of navigator.languages || [navigator.language || "en"]) {
     const base = String(l).slice(0, 2).toLowerCase();
     if (LANGS.includes(base)) return base;
@@ -21,9 +23,19 @@ function pickLang() {
   return "en";
 }
 
-async function load(l) {
-  loaded[l] ||= (await import(`./i18n/${l}.js`)).default;
-  return loaded[l];
+async function load(file) {
+  loaded[file] ||= (await import(`./i18n/${file}.js`)).default;
+  return loaded[file];
+}
+
+async function loadParts(l) {
+  partCats = await Promise.all(parts.map((p) => load(p + "-" + l)));
+}
+
+/** Load the part i18n/<name>-<lang>.js now and after each switch; t, tn, raw, has read it. */
+export async function loadPart(name) {
+  if (!parts.includes(name)) parts.push(name);
+  await loadParts(lang);
 }
 
 /** Load the chosen catalogue, fill the static page and wire the EN|DE switch. */
@@ -50,8 +62,9 @@ function markLang() {
 export async function setLang(l) {
   if (!LANGS.includes(l) || l === lang) return;
   lang = l;
-  try { localStorage.setItem(KEY, l); } catch (e) { /* ignore */ }
+  try { localStorage.setItem(KEY, l); } catch { /* ignore */ }
   cat = await load(l);
+  await loadParts(l);
   applyStatic(document);
   markLang();
   for (const fn of listeners) fn();
@@ -62,7 +75,11 @@ export function currentLang() { return lang; }
 /** Call fn after each language switch (to redraw dynamic parts). */
 export function onLangChange(fn) { listeners.push(fn); }
 
-function lookup(key) { return cat[key]; }
+function lookup(key) {
+  if (key in cat) return cat[key];
+  for (const c of partCats) if (key in c) return c[key];
+  return undefined;
+}
 
 /** The raw catalogue entry (string, array or object) for structured texts. */
 export function raw(key) { return lookup(key); }
@@ -131,6 +148,3 @@ export function applyStatic(root) {
   for (const el of root.querySelectorAll("[data-i18n-aria]")) el.setAttribute("aria-label", t(el.dataset.i18nAria));
   for (const el of root.querySelectorAll("[data-i18n-placeholder]")) el.placeholder = t(el.dataset.i18nPlaceholder);
 }
-
-/** Build nodes for a translated sentence: append(el, tn(...)). Re-exported for callers. */
-export { append };

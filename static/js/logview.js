@@ -27,14 +27,18 @@ export function logLine(ev, room, key) {
     case "token_chosen": parts = tn("log.token_chosen", { name: n(ev.seat), color: colorNode(ev.color) }); break;
     case "turn_started": parts = tn("log.turn_started", { name: n(ev.seat) }); cls = "sep"; break;
     case "take": parts = tn("log.take", { name: n(ev.seat), card: cardsNode([ev.card]) }); break;
-    case "reserve": parts = tn(ev.where === "farm" ? "log.reserve_farm" : "log.reserve_market", { name: n(ev.seat), card: cardsNode([ev.card]) }); break;
-    case "buy": parts = tn("log.buy", { name: n(ev.seat), goods: cardsNode(ev.goods), cost: ev.cost, payment: cardsNode(ev.payment) }); cls = "big"; break;
-    case "ship_moved": parts = tn("log.ship_moved", { color: colorNode(ev.color), from: loc(ev.from), to: loc(ev.to) }); break;
+    case "reserve": parts = tn(ev.where === "farm" ? "log.reserve_farm" : "log.reserve_market", { name: n(ev.seat),
+      card: cardsNode([ev.card]) }); break;
+    case "buy": parts = tn("log.buy", { name: n(ev.seat), goods: cardsNode(ev.goods), cost: ev.cost,
+      payment: cardsNode(ev.payment) }); cls = "big"; break;
+    case "ship_moved": parts = tn("log.ship_moved", { color: colorNode(ev.color), from: loc(ev.from),
+      to: loc(ev.to) }); break;
     case "payment": parts = tn("log.payment", { colors: colorsNode(ev.colors) }); cls = "big"; break;
     case "sale": {
       // "Alice sold 3 ■ blue goods ■3 ■3 ■2: price 3 × 3 = 9 → 10 → 2 VP." (R-pay-1)
       const count = (ev.cards || []).length;
-      parts = [...tn(count === 1 ? "log.sale_one" : "log.sale", { name: n(ev.seat), color: colorNode(ev.color), cards: cardsNode(ev.cards), count, price: ev.price, raw: ev.price * count, value: ev.value, vp: ev.vp }),
+      parts = [...tn(count === 1 ? "log.sale_one" : "log.sale", { name: n(ev.seat), color: colorNode(ev.color),
+        cards: cardsNode(ev.cards), count, price: ev.price, raw: ev.price * count, value: ev.value, vp: ev.vp }),
         ev.drawn ? t("log.drawn", { drawn: ev.drawn }) : "", "."];
       break;
     }
@@ -46,10 +50,12 @@ export function logLine(ev, room, key) {
         ? tn("log.insure", { name: n(ev.seat), discard: cardsNode(ev.discard), goods: cardsNode(ev.goods) })
         : tn("log.insure_none", { name: n(ev.seat) });
       break;
-    case "sunk": parts = tn("log.sunk", { name: n(ev.seat), color: colorNode(ev.color), cards: cardsNode(ev.cards) }); cls = "danger"; break;
+    case "sunk": parts = tn("log.sunk", { name: n(ev.seat), color: colorNode(ev.color),
+      cards: cardsNode(ev.cards) }); cls = "danger"; break;
     case "ship_returned": parts = tn("log.ship_returned", { color: colorNode(ev.color), to: loc(ev.to) }); break;
     case "reshuffle": parts = tn("log.reshuffle", { size: ev.size }); break;
-    case "refresh": parts = tn("log.refresh", { moved: cardsNode(ev.moved), market: cardsNode(ev.market), farm: cardsNode(ev.farm) }); cls = "minor"; break;
+    case "refresh": parts = tn("log.refresh", { moved: cardsNode(ev.moved), market: cardsNode(ev.market),
+      farm: cardsNode(ev.farm) }); cls = "minor"; break;
     case "pass": parts = tn("log.pass", { name: n(ev.seat) }); break;
     case "timed_out": parts = tn("log.timed_out", { name: n(ev.seat) }); cls = "danger"; break;
     case "game_over": {
@@ -74,7 +80,8 @@ export function logEntries(view, room, events) {
     else groups[groups.length - 1].lines.push(logLine(ev, room, "e" + i));
   });
   return groups.map((g) => ({ ...g, lines: g.lines.filter(Boolean) })).filter((g) => g.lines.length).map((g) =>
-    h("li", { key: g.key, class: "turn-entry" + (g.seat === null ? " start" : "") }, h("ol", { class: "turn-lines" }, g.lines)));
+    h("li", { key: g.key, class: "turn-entry" + (g.seat === null ? " start" : "") }, h("ol", { class: "turn-lines" },
+      g.lines)));
 }
 
 /** Log lines for the public starting hands (R-setup-3), shown first. */

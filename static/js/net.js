@@ -6,7 +6,8 @@ import { appUrl } from "./dom.js";
 /** An error the server refused with: {code, message, status, fields (the error object's
  *  parameters, e.g. retry_after_s)}. */
 export class ApiError extends Error {
-  constructor(code, message, status, fields) { super(message); this.code = code; this.status = status; this.fields = fields || {}; }
+  constructor(code, message, status,
+    fields) { super(message); this.code = code; this.status = status; this.fields = fields || {}; }
 }
 
 /** fetch JSON; throws ApiError with the server's {"error": {code, message}} on 4xx/5xx. */
@@ -24,12 +25,13 @@ export async function api(method, path, body) {
   }
   let data = null;
   const text = await res.text();
-  if (text) { try { data = JSON.parse(text); } catch (e) { data = null; } }
+  if (text) { try { data = JSON.parse(text); } catch { data = null; } }
   if (!res.ok) {
     const err = (data && data.error) || {};
     let msg = err.message;
     if (!msg && data && data.detail) msg = typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail);
-    throw new ApiError(err.code || (data && typeof data.detail === "string" ? data.detail : "http_" + res.status), msg || res.statusText, res.status, err);
+    throw new ApiError(err.code || (data && typeof data.detail === "string" ? data.detail : "http_" + res.status), msg
+      || res.statusText, res.status, err);
   }
   return data;
 }
@@ -80,11 +82,11 @@ export class LiveSocket {
     this.closed = false;
     clearTimeout(this.timer);
     let ws;
-    try { ws = new WebSocket(this.url()); } catch (e) { this.retry(); return; }
+    try { ws = new WebSocket(this.url()); } catch { this.retry(); return; }
     this.ws = ws;
     this.opening = performance.now();
     ws.onopen = () => {
-      if (this.ws !== ws) { try { ws.close(); } catch (e) { /* ignore */ } return; }
+      if (this.ws !== ws) { try { ws.close(); } catch { /* ignore */ } return; }
       // The backoff starts over only when the server answers with something else than an
       // error: a socket refused at once (4429 too many connections, 1013 database away)
       // keeps doubling the wait.
@@ -98,7 +100,7 @@ export class LiveSocket {
       this.heard = performance.now();
       this.probeUntil = 0;
       let msg;
-      try { msg = JSON.parse(ev.data); } catch (e) { return; }
+      try { msg = JSON.parse(ev.data); } catch { return; }
       if (msg.type !== "error") this.delay = 500;
       if (msg.type !== "pong") this.onMessage(msg);
     };
@@ -143,7 +145,8 @@ export class LiveSocket {
   check() {
     if (this.closed) return;
     // A handshake under way for less than PROBE_MS may still finish: no second socket.
-    if (this.ws && this.ws.readyState === WebSocket.CONNECTING && performance.now() - this.opening < HEARTBEAT.PROBE_MS) return;
+    if (this.ws && this.ws.readyState === WebSocket.CONNECTING
+      && performance.now() - this.opening < HEARTBEAT.PROBE_MS) return;
     if (!this.isOpen()) { this.delay = 500; this.connect(); return; }
     this.awake = performance.now();
     this.probeUntil = this.awake + HEARTBEAT.PROBE_MS;
@@ -157,7 +160,7 @@ export class LiveSocket {
     const ws = this.ws;
     if (!ws || this.closed) return;
     this.ws = null;
-    try { ws.close(); } catch (e) { /* ignore */ }
+    try { ws.close(); } catch { /* ignore */ }
     this.delay = 500;
     this.down();
   }
@@ -182,7 +185,7 @@ export class LiveSocket {
   reconnect() {
     const old = this.ws;
     this.ws = null;
-    if (old) { try { old.close(); } catch (e) { /* ignore */ } }
+    if (old) { try { old.close(); } catch { /* ignore */ } }
     this.delay = 500;
     this.connect();
   }

@@ -1,8 +1,8 @@
 // The room page controller: one WebSocket (/ws/rooms/{code}) feeds the waiting room, the
 // game table and the result. Reconnects by itself; a reload finds the seat again through
 // the HttpOnly cookie the server set at create/join.
-import { render } from "../vendor/preact.js";
-import { h, fill, toast, banner, appUrl } from "./dom.js";
+import { h, render } from "../vendor/preact.js";
+import { toast, banner, appUrl } from "./dom.js";
 import { initI18n, t, onLangChange } from "./i18n.js";
 import { api, LiveSocket } from "./net.js";
 import { errorText, playerName } from "./common.js";
@@ -39,7 +39,7 @@ let chat = null;        // ChatPanel (chat.js), beside the log / under the waiti
 // ---- sound (off by default; WebAudio beep when it becomes your decision) -----------------
 const SOUND_KEY = "osaka_sound";
 let soundOn = false;
-try { soundOn = localStorage.getItem(SOUND_KEY) === "1"; } catch (e) { /* ignore */ }
+try { soundOn = localStorage.getItem(SOUND_KEY) === "1"; } catch { /* ignore */ }
 let audio = null;
 function beep() {
   if (!soundOn) return;
@@ -49,12 +49,13 @@ function beep() {
     o.frequency.value = 880; g.gain.value = 0.08;
     o.connect(g); g.connect(audio.destination);
     o.start(); o.stop(audio.currentTime + 0.18);
-  } catch (e) { /* no audio */ }
+  } catch { /* no audio */ }
 }
 function drawSound() {
   const b = document.getElementById("sound-btn");
   // Says what it does in words ("Sound: on"); a phone shows only the note, crossed out when off.
-  fill(b, h("span", { class: "ico", "aria-hidden": "true" }, "♪"), h("span", { class: "btn-text" }, t(soundOn ? "room.sound_on" : "room.sound_off")));
+  render([h("span", { class: "ico", "aria-hidden": "true" }, "♪"), h("span", { class: "btn-text" },
+    t(soundOn ? "room.sound_on" : "room.sound_off"))], b);
   b.classList.toggle("off", !soundOn);
   b.setAttribute("aria-pressed", String(soundOn));
   b.title = t("room.sound");
@@ -101,7 +102,7 @@ function drawTurn() {
   let tt;
   if (ctx.room.status === "waiting") tt = { text: t("turn.waiting"), mine: false };
   else tt = turnText(ctx);
-  fill(el, tt.nodes || tt.text);
+  render(tt.nodes || tt.text, el);
   el.className = "turn" + (tt.mine ? " mine" : "");
   drawTitle(tt.mine);
   if (tt.mine && !wasMine) { beep(); announce(tt.text); }
@@ -111,7 +112,8 @@ function drawTurn() {
 // The tab title; on your own turn with the time left ("(0:42) ● Your turn — …").
 function drawTitle(mine) {
   const left = mine ? clockText() : "";
-  document.title = (left ? "(" + left + ") " : "") + (mine ? t("title.yours") + " — " : "") + t("room.room") + " " + code + " — " + t("app.name");
+  document.title = (left ? "(" + left + ") " : "") + (mine ? t("title.yours") + " " +
+    "— " : "") + t("room.room") + " " + code + " — " + t("app.name");
 }
 
 // The log: one entry per turn, one <li> per event line inside it (Preact, keyed; only new
@@ -128,7 +130,8 @@ function drawLog() {
 let logStick = true;
 function logToEnd() { if (parts && logStick) parts.log.scrollTop = parts.log.scrollHeight; }
 function watchLog(log) {
-  log.addEventListener("scroll", () => { logStick = log.scrollTop + log.clientHeight >= log.scrollHeight - 12; }, { passive: true });
+  log.addEventListener("scroll", () => { logStick = log.scrollTop + log.clientHeight >= log.scrollHeight - 12; },
+    { passive: true });
   // Its box changes size when the panels above it do: keep the newest line in view.
   if (window.ResizeObserver) new ResizeObserver(() => logToEnd()).observe(log);
 }
@@ -141,16 +144,19 @@ function redraw() {
   if (!ctx.room) return;
   const status = ctx.room.status;
   if (status === "waiting") {
-    if (mode !== "waiting") { mode = "waiting"; parts = null; waiting = new WaitingView(root, code, () => sock.reconnect()); root.append(chat.el); }
+    if (mode !== "waiting") { mode = "waiting"; parts = null; waiting = new WaitingView(root, code,
+      () => sock.reconnect()); root.append(chat.el); }
     waiting.update(ctx.room);
   } else {
     if (!ctx.view) { drawTurn(); return; }
     let fresh = false;
-    if (mode !== "table") { mode = "table"; waiting = null; parts = buildTable(root, ctx); root.querySelector(".table-side").append(chat.el); watchLog(parts.log); drawLog(true); fresh = true; }
+    if (mode !== "table") { mode = "table"; waiting = null; parts = buildTable(root,
+      ctx); root.querySelector(".table-side").append(chat.el); watchLog(parts.log); drawLog(true); fresh = true; }
     pruneSelection(ctx);
     keepFocus(() => renderTable(ctx, parts), "#actionbar button");
     // The game began under the player's focus (the Start button is gone): on to their hand.
-    if (fresh && document.activeElement === document.body) focusRow(document.getElementById("hand") || document.getElementById("market"));
+    if (fresh && document.activeElement === document.body) focusRow(document.getElementById("hand")
+      || document.getElementById("market"));
     if (parts.log.dataset.start !== "1") drawLog(true);
     logToEnd();
     if (ctx.view.phase === "over" && !ctx.resultShown) {
@@ -171,7 +177,8 @@ function onMessage(msg) {
       if (!first && msg.room.game !== ctx.room.game) {  // play again
         ctx.view = null; ctx.result = null; ctx.events = []; ctx.version = 0; ctx.resultShown = false;
       }
-      const nameChanged = !first && JSON.stringify(ctx.room.players.map((p) => p.name)) !== JSON.stringify(msg.room.players.map((p) => p.name));
+      const names = (room) => JSON.stringify(room.players.map((p) => p.name));
+      const nameChanged = !first && names(ctx.room) !== names(msg.room);
       ctx.room = msg.room;
       ctx.roomAt = performance.now();
       ctx.seat = msg.room.you ?? null;
@@ -180,8 +187,10 @@ function onMessage(msg) {
       if (nameChanged) drawLog(true);
       break;
     }
+    // history and event frames hold only what this connection may see (the server filters them
+    // by visible_to, protocol.md): taken as they come.
     case "history":
-      ctx.events = (msg.events || []).filter((e) => e.visible_to === null || e.visible_to === undefined || e.visible_to === ctx.seat);
+      ctx.events = msg.events || [];
       if (typeof msg.version === "number") ctx.version = msg.version;
       drawLog(true);
       break;
@@ -200,7 +209,7 @@ function onMessage(msg) {
       redraw();
       break;
     case "event":
-      ctx.events.push(...(msg.events || []).filter((e) => e.visible_to === null || e.visible_to === undefined || e.visible_to === ctx.seat));
+      ctx.events.push(...(msg.events || []));
       drawLog(false);
       break;
     case "seat_lost":
@@ -235,7 +244,7 @@ function onMessage(msg) {
 
 /** Read the room again without a seat: the server deletes a seat cookie whose seat changed hands. */
 async function forgetSeat() {
-  try { await api("GET", `/api/rooms/${encodeURIComponent(code)}`); } catch (e) { /* the socket says the rest */ }
+  try { await api("GET", `/api/rooms/${encodeURIComponent(code)}`); } catch { /* the socket says the rest */ }
 }
 
 async function main() {
@@ -243,7 +252,7 @@ async function main() {
   drawSound();
   document.getElementById("sound-btn").addEventListener("click", () => {
     soundOn = !soundOn;
-    try { localStorage.setItem(SOUND_KEY, soundOn ? "1" : "0"); } catch (e) { /* ignore */ }
+    try { localStorage.setItem(SOUND_KEY, soundOn ? "1" : "0"); } catch { /* ignore */ }
     drawSound();
     if (soundOn) beep();
   });
@@ -263,7 +272,8 @@ async function main() {
     if (e.status === 404) {
       mode = "missing";
       document.querySelectorAll(".roominfo, #turn, #clock, #chat-jump, #sound-btn").forEach((el) => el.remove());
-      fill(root, h("section", { class: "panel" }, h("h1", null, t("room.not_found")), h("a", { class: "btn", href: appUrl("/") }, t("room.back_home"))));
+      render(h("section", { class: "panel" }, h("h1", null, t("room.not_found")), h("a", { class: "btn",
+        href: appUrl("/") }, t("room.back_home"))), root);
       return;
     }
     toast(errorText(e.code, e.fields));

@@ -10,7 +10,8 @@ import { COLORS } from "./cards.js";
 const W = 720, H = 150, SP = W / 6;
 const MAP = new URL("../img/map.svg", import.meta.url).href;
 // The goods symbols (same shapes as on the cards): red ◆, blue ■, yellow ▲, green ●.
-const SYM = { red: "M0-8 8 0 0 8-8 0Z", blue: "M-6.5-6.5h13v13h-13Z", yellow: "M0-8 8 6H-8Z", green: "M7 0A7 7 0 1 1-7 0 7 7 0 1 1 7 0Z" };
+const SYM = { red: "M0-8 8 0 0 8-8 0Z", blue: "M-6.5-6.5h13v13h-13Z", yellow: "M0-8 8 6H-8Z",
+  green: "M7 0A7 7 0 1 1-7 0 7 7 0 1 1 7 0Z" };
 
 function shipShape(color) {
   // A junk: hull, mast, a battened sail carrying the goods symbol.
@@ -29,13 +30,18 @@ export function buildRoute() {
   for (let i = 0; i < 6; i++) {
     const x = i * SP;
     const kind = i === 2 ? "port" : i === 3 || i === 4 ? "danger" : i === 5 ? "edo" : i === 0 ? "osaka" : "sea";
-    svg.appendChild(s("rect", { class: "space " + kind, x: x + 3, y: 3, width: SP - 6, height: H - 6, rx: 8, "data-loc": i }, s("title", {})));
-    if (kind === "port") svg.appendChild(s("path", { class: "anchor", d: `M${x + 95} 36v18m-6-12h12m-15 6q9 12 18 0`, }));
+    svg.appendChild(s("rect", { class: "space " + kind, x: x + 3, y: 3, width: SP - 6, height: H - 6, rx: 8,
+      "data-loc": i }, s("title", {})));
+    if (kind === "port") svg.appendChild(s("path", { class: "anchor", d: `M${x + 95} 36v18m-6-12h12m-15 6q9 12 18 0`,
+      }));
     // Two labels: the full name, and a short one shown instead on a phone ("Ensh. I"); CSS
     // picks one. The space's <title> always has the full name.
-    svg.appendChild(s("text", { class: "loc-name long", x: x + SP / 2, y: H - 10, "text-anchor": "middle", "data-loc": i }));
-    svg.appendChild(s("text", { class: "loc-name short", x: x + SP / 2, y: H - 10, "text-anchor": "middle", "data-loc": i, "data-short": "1" }));
-    if (kind === "danger") svg.appendChild(s("text", { class: "loc-warn", x: x + SP / 2, y: 44, "text-anchor": "middle" }));
+    svg.appendChild(s("text", { class: "loc-name long", x: x + SP / 2, y: H - 10, "text-anchor": "middle",
+      "data-loc": i }));
+    svg.appendChild(s("text", { class: "loc-name short", x: x + SP / 2, y: H - 10, "text-anchor": "middle",
+      "data-loc": i, "data-short": "1" }));
+    if (kind === "danger") svg.appendChild(s("text", { class: "loc-warn", x: x + SP / 2, y: 44,
+      "text-anchor": "middle" }));
   }
   for (const c of COLORS) svg.appendChild(s("path", { class: "trail trail-" + c }));
   for (const c of COLORS) {
@@ -58,7 +64,8 @@ export function updateRoute(svg, ships, moved = {}) {
     tx.textContent = label;
     tx.setAttribute("aria-label", full);
     // A long name ("Enshunada II") is fitted inside its label plate.
-    if (label.length > 10) { tx.setAttribute("textLength", String(SP - 28)); tx.setAttribute("lengthAdjust", "spacingAndGlyphs"); }
+    if (label.length > 10) { tx.setAttribute("textLength", String(SP - 28)); tx.setAttribute("lengthAdjust",
+      "spacingAndGlyphs"); }
     else { tx.removeAttribute("textLength"); tx.removeAttribute("lengthAdjust"); }
   }
   for (const r of svg.querySelectorAll("rect.space")) r.querySelector("title").textContent = t("loc." + r.dataset.loc);

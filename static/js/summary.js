@@ -31,7 +31,8 @@ export function lastPayment(events) {
   return p;
 }
 
-const chips = (ids) => h("span", { class: "lcards" }, (ids || []).slice().sort((a, b) => cardValue(b) - cardValue(a)).map(cardChip));
+const chips = (ids) => h("span", { class: "lcards" }, (ids || []).slice().sort((a,
+  b) => cardValue(b) - cardValue(a)).map(cardChip));
 const colors = (cs) => listParts(cs.map((c) => colorChip(c)));
 const name = (ctx, seat) => nameTag(ctx.room, seat, { tag: "b", cls: "lname" });
 
@@ -40,7 +41,8 @@ function saleLines(ctx, p) {
   return p.sales.map((s, i) => {
     const got = p.tokens.filter((k) => k.seat === s.seat && k.color === s.color).map((k) => colorChip(k.color, false));
     return h("li", { key: "s" + i, class: "sum-sale" + (s.seat === ctx.seat ? " mine" : "") },
-      tn("sum.sale", { name: name(ctx, s.seat), cards: chips(s.cards), vp: h("b", { class: "sum-vp" }, t("sum.vp", { n: s.vp })) }),
+      tn("sum.sale", { name: name(ctx, s.seat), cards: chips(s.cards), vp: h("b", { class: "sum-vp" }, t("sum.vp",
+        { n: s.vp })) }),
       got.length ? [" ", h("span", { class: "sum-tok" }, tn("sum.token", { colors: got }))] : null);
   });
 }
@@ -54,8 +56,10 @@ function tideLines(ctx, tide) {
     const ins = tide.insured.filter((e) => e.seat === seat);
     const parts = [];
     if (lost.length) parts.push(h("span", { class: "sum-lost" }, tn("sum.lost", { cards: chips(lost) })));
-    if (ins.length) parts.push(h("span", { class: "sum-insured" }, tn("sum.insured", { goods: chips(ins.flatMap((e) => e.goods)), discard: chips(ins.flatMap((e) => e.discard || [])) })));
-    return h("li", { key: "t" + seat, class: seat === ctx.seat ? "mine" : "" }, tn("sum.who", { name: name(ctx, seat), what: listParts(parts) }));
+    if (ins.length) parts.push(h("span", { class: "sum-insured" }, tn("sum.insured",
+      { goods: chips(ins.flatMap((e) => e.goods)), discard: chips(ins.flatMap((e) => e.discard || [])) })));
+    return h("li", { key: "t" + seat, class: seat === ctx.seat ? "mine" : "" }, tn("sum.who", { name: name(ctx, seat),
+      what: listParts(parts) }));
   });
 }
 
@@ -73,7 +77,8 @@ export function renderSummary(ctx, el) {
     p.tide ? h("div", { class: "sum-part sum-tide", key: "tide" },
       h("h2", { class: "sum-h" }, tn("sum.tide", { colors: colors(p.tide.colors) })),
       h("ul", { class: "sum-list" }, tideLines(ctx, p.tide))) : null,
-    h("button", { type: "button", class: "btn small sum-close", key: "x", "aria-label": t("sum.close"), title: t("sum.close"),
+    h("button", { type: "button", class: "btn small sum-close", key: "x", "aria-label": t("sum.close"),
+      title: t("sum.close"),
       onClick: () => { ctx.summaryClosed = p.at; ctx.redraw(); } }, "×"),
   ], el);
 }

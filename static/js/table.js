@@ -4,8 +4,8 @@
 // place, so focus and selection stay on the same control across updates. `ctx` is owned by
 // room.js: {room, view, seat, sel: {market, pay: Set, discard: Set, goods: Set}, rove,
 //   act(action), pending, inflight, hostBot(seat, level), redraw(), later(ms)}
-import { h as v, render } from "../vendor/preact.js";
-import { h, appUrl } from "./dom.js";
+import { h, render } from "../vendor/preact.js";
+import { appUrl } from "./dom.js";
 import { t, tn, listText, listParts } from "./i18n.js";
 import { COLORS, SYMBOL, cardEl, cardColor, cardValue, cardChip } from "./cards.js";
 import { PLAYER_COLORS, playerName, markerOf, isComputerSeat, nameTag, dot } from "./common.js";
@@ -17,66 +17,65 @@ import { changesSince, turnsPlayed } from "./changes.js";
 import { roving, rowKeys, SHORTCUTS } from "./keys.js";
 import { idleS } from "./clock.js";
 
-function row(id, labelId) {
-  return h("div", { class: "cards" + (id === "market" ? " scroll" : ""), id, "data-row": id, role: "group", "aria-labelledby": labelId });
+function row(id, labelId, ref) {
+  return h("div", { class: "cards" + (id === "market" ? " scroll" : ""), id, "data-row": id, role: "group",
+    "aria-labelledby": labelId, ref });
 }
 
-/** Create the table skeleton inside `root`; returns the named parts. */
+/** Create the table skeleton inside `root` (drawn once by Preact; the parts are then filled by
+ *  their own renders); returns the named parts (elements). */
 export function buildTable(root, ctx) {
-  const parts = {
-    result: h("section", { class: "panel result", hidden: true }),
-    summary: h("section", { class: "panel summary", id: "summary", hidden: true, "aria-labelledby": "summary-h" }),
-    route: buildRoute(),
-    market: row("market", "market-h"),
-    marketInfo: h("div", { class: "row-info" }),
-    farm: row("farm", "farm-h"),
-    piles: h("div", { class: "piles" }),
-    me: h("section", { class: "panel me", id: "me", "aria-labelledby": "hand-h" }),
-    bar: h("div", { class: "actionbar", id: "actionbar", role: "region" }),
-    keys: h("details", { class: "keys", id: "keys" }),
-    players: h("ul", { class: "players", id: "players" }),
-    log: h("ol", { class: "log", id: "log", "aria-labelledby": "log-h", tabindex: "0" }),
-    dialog: h("dialog", { class: "dialog", id: "decision", "aria-labelledby": "dlg-h" }),
-  };
-  parts.logTitle = h("h2", { class: "small-h log-h", id: "log-h" });
-  parts.playersTitle = h("h2", { class: "small-h", id: "players-h" });
-  parts.marketTitle = h("h2", { class: "row-h", id: "market-h" });
-  parts.farmTitle = h("h2", { class: "row-h", id: "farm-h" });
+  const parts = { route: buildRoute() };
+  const at = (name) => (el) => { if (el) parts[name] = el; };
+  const box = document.createElement("div");
   // Two columns on a desktop (the game on the left; players and the log on the right, the
   // log always in view with its own scroll), one column on a phone in the same order.
-  root.textContent = "";
-  root.append(h("div", { class: "table" },
-    parts.title = h("h1", { class: "sr", id: "table-h" }),
-    parts.result,
+  render([h("div", { class: "table" },
+    h("h1", { class: "sr", id: "table-h", ref: at("title") }),
+    h("section", { class: "panel result", hidden: true, ref: at("result") }),
     h("div", { class: "table-main" },
-      parts.summary,
+      h("section", { class: "panel summary", id: "summary", hidden: true, "aria-labelledby": "summary-h",
+        ref: at("summary") }),
       h("section", { class: "board panel", "aria-labelledby": "market-h" },
-        h("div", { class: "route-box" }, parts.route),
-        h("div", { class: "row market-row" }, h("div", { class: "row-top" }, parts.marketTitle, parts.marketInfo), parts.market),
-        h("div", { class: "row farm-row" }, h("div", { class: "row-top" }, parts.farmTitle), parts.farm),
-        parts.piles),
-      parts.me,
-      parts.bar, parts.keys),
+        h("div", { class: "route-box", ref: (el) => el && !el.firstChild && el.append(parts.route) }),
+        h("div", { class: "row market-row" }, h("div", { class: "row-top" },
+          h("h2", { class: "row-h", id: "market-h", ref: at("marketTitle") }),
+          h("div", { class: "row-info", ref: at("marketInfo") })),
+        row("market", "market-h", at("market"))),
+        h("div", { class: "row farm-row" }, h("div", { class: "row-top" },
+          h("h2", { class: "row-h", id: "farm-h", ref: at("farmTitle") })), row("farm", "farm-h", at("farm"))),
+        h("div", { class: "piles", ref: at("piles") })),
+      h("section", { class: "panel me", id: "me", "aria-labelledby": "hand-h", ref: at("me") }),
+      h("div", { class: "actionbar", id: "actionbar", role: "region", ref: at("bar") }),
+      h("details", { class: "keys", id: "keys", ref: at("keys") })),
     h("div", { class: "table-side" },
-      h("section", { class: "panel players-panel", tabindex: "0", "aria-labelledby": "players-h" }, parts.playersTitle, parts.players),
+      h("section", { class: "panel players-panel", tabindex: "0", "aria-labelledby": "players-h" },
+        h("h2", { class: "small-h", id: "players-h", ref: at("playersTitle") }),
+        h("ul", { class: "players", id: "players", ref: at("players") })),
       // The log is a live region (role="log"): other players' moves are read out as they come.
-      h("section", { class: "panel logbox", "aria-labelledby": "log-h" }, parts.logTitle,
-        h("div", { class: "log-live", id: "log-live", role: "log", "aria-live": "polite", "aria-labelledby": "log-h" }, parts.log),
-        parts.earlier = h("p", { id: "earlier", class: "small-p" }))),
-  ), parts.dialog);
+      h("section", { class: "panel logbox", "aria-labelledby": "log-h" },
+        h("h2", { class: "small-h log-h", id: "log-h", ref: at("logTitle") }),
+        h("div", { class: "log-live", id: "log-live", role: "log", "aria-live": "polite", "aria-labelledby": "log-h" },
+          h("ol", { class: "log", id: "log", "aria-labelledby": "log-h", tabindex: "0", ref: at("log") })),
+        h("p", { id: "earlier", class: "small-p", ref: at("earlier") }))),
+  ), h("dialog", { class: "dialog", id: "decision", "aria-labelledby": "dlg-h", ref: at("dialog") })], box);
+  root.textContent = "";
+  root.append(...box.childNodes);
   for (const r of [parts.market, parts.farm]) rowKeys(ctx, r);
   wireDialog(ctx, parts.dialog);
   return parts;
 }
 
 function pieceOf(ctx, seat) {
-  return { initial: markerOf(ctx.room, seat), pcolor: PLAYER_COLORS[seat % 4], name: playerName(ctx.room, seat), bot: isComputerSeat(ctx.room, seat) };
+  return { initial: markerOf(ctx.room, seat), pcolor: PLAYER_COLORS[seat % 4], name: playerName(ctx.room, seat),
+    bot: isComputerSeat(ctx.room, seat) };
 }
 
 /** A player's round swatch: player colour and the table-unique marker (decoration). */
 export function swatch(room, seat) {
-  return v("span", { class: "swatch pc-" + PLAYER_COLORS[seat % 4] + (isComputerSeat(room, seat) ? " bot" : ""),
-    title: t("table.marker", { name: playerName(room, seat), m: markerOf(room, seat) }), "aria-hidden": "true" }, markerOf(room, seat));
+  return h("span", { class: "swatch pc-" + PLAYER_COLORS[seat % 4] + (isComputerSeat(room, seat) ? " bot" : ""),
+    title: t("table.marker", { name: playerName(room, seat), m: markerOf(room, seat) }),
+    "aria-hidden": "true" }, markerOf(room, seat));
 }
 
 function myDecision(ctx) {
@@ -87,25 +86,29 @@ function myDecision(ctx) {
 function resultView(ctx) {
   const w = ctx.view;
   const winners = w.winners || [];
-  const rows = w.players.map((p, seat) => ({ seat, vp: p.vp ?? 0, tokens: COLORS.reduce((a, c) => a + (p.tokens[c] || 0), 0) }));
+  const rows = w.players.map((p, seat) => ({ seat, vp: p.vp ?? 0,
+    tokens: COLORS.reduce((a, c) => a + (p.tokens[c] || 0), 0) }));
   rows.sort((a, b) => b.vp - a.vp || b.tokens - a.tokens || a.seat - b.seat);
   const names = listParts(winners.map((s) => nameTag(ctx.room, s)));
   return [
-    v("h2", { id: "result-h", tabIndex: -1 }, t("result.title")),
-    v("p", { class: "winners" }, v("span", { "aria-hidden": "true" }, "★ "), tn("result.winner", { names, n: winners.length })),
-    v("table", { class: "score" },
-      v("thead", null, v("tr", null, v("th", { scope: "col" }, t("result.player")), v("th", { scope: "col" }, t("result.vp")), v("th", { scope: "col" }, t("result.tokens")))),
-      v("tbody", null, rows.map((r) => v("tr", { key: r.seat, class: winners.includes(r.seat) ? "win" : "" },
-        v("td", null, v("span", { class: "who" }, swatch(ctx.room, r.seat), playerName(ctx.room, r.seat), r.seat === ctx.seat ? " (" + t("room.you") + ")" : "")),
-        v("td", { class: "num" }, String(r.vp)),
-        v("td", { class: "num" }, String(r.tokens)))))),
-    v("div", { id: "result-more" }),
-    v("p", null, v("a", { class: "btn", href: appUrl("/") }, t("result.new_game"))),
+    h("h2", { id: "result-h", tabIndex: -1 }, t("result.title")),
+    h("p", { class: "winners" }, h("span", { "aria-hidden": "true" }, "★ "), tn("result.winner", { names,
+      n: winners.length })),
+    h("table", { class: "score" },
+      h("thead", null, h("tr", null, h("th", { scope: "col" }, t("result.player")), h("th", { scope: "col" },
+        t("result.vp")), h("th", { scope: "col" }, t("result.tokens")))),
+      h("tbody", null, rows.map((r) => h("tr", { key: r.seat, class: winners.includes(r.seat) ? "win" : "" },
+        h("td", null, h("span", { class: "who" }, swatch(ctx.room, r.seat), playerName(ctx.room, r.seat),
+          r.seat === ctx.seat ? " (" + t("room.you") + ")" : "")),
+        h("td", { class: "num" }, String(r.vp)),
+        h("td", { class: "num" }, String(r.tokens)))))),
+    h("div", { id: "result-more" }),
+    h("p", null, h("a", { class: "btn", href: appUrl("/") }, t("result.new_game"))),
   ];
 }
 
 function slotCards(ctx, slots, where) {
-  if (!slots.length) return v("span", { class: "muted empty" }, t("table.empty"));
+  if (!slots.length) return h("span", { class: "muted empty" }, t("table.empty"));
   const turn = myDecision(ctx) && ctx.view.phase === "turn";
   const tab = roving(ctx, where, slots.map((m) => m.card));
   return slots.map((m) => {
@@ -125,22 +128,27 @@ function slotCards(ctx, slots, where) {
 /** Achievement tokens as symbols, read as one sentence ("Achievement tokens: 2 red, 0 blue…"). */
 function tokensEl(tokens, gained = {}) {
   const said = listText(COLORS.map((c) => t("table.token_count", { n: tokens[c] || 0, color: t("color." + c) })));
-  return v("span", { class: "tokens", role: "img", "aria-label": t("table.tokens") + ": " + said, title: t("table.tokens") },
-    COLORS.map((c) => v("span", { key: c, class: "tok s-" + c + ((tokens[c] || 0) ? "" : " zero") + (gained[c] ? " gained" : "") }, SYMBOL[c], v("b", null, String(tokens[c] || 0)))));
+  return h("span", { class: "tokens", role: "img", "aria-label": t("table.tokens") + ": " + said,
+    title: t("table.tokens") },
+    COLORS.map((c) => h("span", { key: c, class: "tok s-" + c + ((tokens[c]
+      || 0) ? "" : " zero") + (gained[c] ? " gained" : "") }, SYMBOL[c], h("b", null, String(tokens[c] || 0)))));
 }
 
 function goodsEl(goods, fresh = new Set()) {
-  if (!goods.length) return v("span", { class: "muted" }, t("table.nothing"));
+  if (!goods.length) return h("span", { class: "muted" }, t("table.nothing"));
   const by = {};
   for (const g of goods) (by[cardColor(g.card)] ||= []).push(g);
-  return v("span", { class: "goods", role: "list" }, COLORS.filter((c) => by[c]).map((c) =>
-    v("span", { key: c, class: "goods-group", role: "listitem" }, by[c].sort((a, b) => cardValue(b.card) - cardValue(a.card)).map((g) => cardEl(g.card, { small: true, insured: g.insured, fresh: fresh.has(g.card) })))));
+  return h("span", { class: "goods", role: "list" }, COLORS.filter((c) => by[c]).map((c) =>
+    h("span", { key: c, class: "goods-group", role: "listitem" }, by[c].sort((a,
+      b) => cardValue(b.card) - cardValue(a.card)).map((g) => cardEl(g.card, { small: true, insured: g.insured,
+        fresh: fresh.has(g.card) })))));
 }
 
 /** Goods a player lost to a Black Tide since your last turn, as a short note. */
 function lostNote(ctx, seat) {
   const lost = ctx.changes.lost[seat];
-  return lost ? v("span", { class: "lost-note" }, tn("chg.lost", { cards: v("span", { class: "lcards" }, lost.map(cardChip)) })) : null;
+  return lost ? h("span", { class: "lost-note" }, tn("chg.lost", { cards: h("span", { class: "lcards" },
+    lost.map(cardChip)) })) : null;
 }
 
 function reservationWhere(view, seat) {
@@ -155,23 +163,29 @@ function playerView(ctx, p, seat) {
   const where = reservationWhere(w, seat);
   const acting = w.phase !== "over" && w.to_act === seat;
   const res = t(where === "market" ? "table.res_market" : where === "farm" ? "table.res_farm" : "table.res_free");
-  return v("li", { key: seat, class: "player" + (acting ? " acting" : "") + (seat === ctx.seat ? " mine" : ""), "data-seat": seat },
-    v("div", { class: "pl-head" },
+  return h("li", { key: seat, class: "player" + (acting ? " acting" : "") + (seat === ctx.seat ? " mine" : ""),
+    "data-seat": seat },
+    h("div", { class: "pl-head" },
       swatch(room, seat),
       dot(room, rp),
-      v("b", { class: "pl-name" }, playerName(room, seat)),
-      seat === ctx.seat ? v("span", { class: "badge you" }, t("room.you")) : null,
+      h("b", { class: "pl-name" }, playerName(room, seat)),
+      seat === ctx.seat ? h("span", { class: "badge you" }, t("room.you")) : null,
       // A computer player's name already says so; a person's seat played by one gets a badge.
-      rp.bot && !isComputerSeat(room, seat) ? v("span", { class: "badge bot" }, t("room.bot", { level: t("level." + (rp.bot_level || "normal")) })) : null,
-      acting ? v("span", { class: "badge acting-badge" }, v("span", { "aria-hidden": "true" }, "▶ "), t("table.turn_marker")) : null,
-      p.vp !== undefined && p.vp !== null ? v("span", { class: "badge vp" }, p.vp + " " + t("table.vp")) : null),
-    v("div", { class: "pl-line" },
-      v("span", { class: "handsize" }, v("span", { class: "pile-back mini", "aria-hidden": "true" }), " ", t("table.hand_size", { n: p.hand_size })),
+      rp.bot && !isComputerSeat(room, seat) ? h("span", { class: "badge bot" }, t("room.bot",
+        { level: t("level." + (rp.bot_level || "normal")) })) : null,
+      acting ? h("span", { class: "badge acting-badge" }, h("span", { "aria-hidden": "true" }, "▶ "),
+        t("table.turn_marker")) : null,
+      p.vp !== undefined && p.vp !== null ? h("span", { class: "badge vp" }, p.vp + " " + t("table.vp")) : null),
+    h("div", { class: "pl-line" },
+      h("span", { class: "handsize" }, h("span", { class: "pile-back mini", "aria-hidden": "true" }), " ",
+        t("table.hand_size", { n: p.hand_size })),
       tokensEl(p.tokens, ctx.changes.tokens[seat]),
-      v("span", { class: "res-state" + (where ? " used" : ""), title: res },
-        v("span", { class: "piece-mini pc-" + PLAYER_COLORS[seat % 4] + (where ? " used" : ""), "aria-hidden": "true" }),
-        v("span", { class: "sr" }, res))),
-    v("div", { class: "pl-line" }, v("span", { class: "muted" }, t("table.goods") + ":"), goodsEl(p.goods, ctx.changes.bought), lostNote(ctx, seat)),
+      h("span", { class: "res-state" + (where ? " used" : ""), title: res },
+        h("span", { class: "piece-mini pc-" + PLAYER_COLORS[seat % 4] + (where ? " used" : ""),
+          "aria-hidden": "true" }),
+        h("span", { class: "sr" }, res))),
+    h("div", { class: "pl-line" }, h("span", { class: "muted" }, t("table.goods") + ":"), goodsEl(p.goods,
+      ctx.changes.bought), lostNote(ctx, seat)),
     handover(ctx, seat, rp));
 }
 
@@ -180,29 +194,31 @@ function playerView(ctx, p, seat) {
  *  without a turn timer on a connected seat sitting on its decision that long. */
 function handover(ctx, seat, rp) {
   const w = ctx.view, room = ctx.room;
-  if (room.stale || ctx.seat === null || seat === ctx.seat || w.phase === "over" || rp.seat === undefined || rp.bot) return null;
+  if (room.stale || ctx.seat === null || seat === ctx.seat || w.phase === "over" || rp.seat === undefined
+    || rp.bot) return null;
   const after = room.handover_after_s ?? 60;
   if (rp.connected) {
     const idle = !room.turn_limit_s && ctx.clock && ctx.clock.seat === seat ? idleS() : null;
     if (idle === null) return null;
     if (idle < after) { ctx.later((after - idle) * 1000 + 250); return null; }
-    return letBot(ctx, seat, v("span", { class: "muted" }, t("table.let_bot_idle")));
+    return letBot(ctx, seat, h("span", { class: "muted" }, t("table.let_bot_idle")));
   }
   const isHost = room.you === room.host_seat && !rp.since_start;
   const off = (rp.offline_s ?? 0) + (performance.now() - (ctx.roomAt || performance.now())) / 1000;
   if (!isHost && off < after) {
     ctx.later((after - off) * 1000 + 250);
-    return v("div", { class: "pl-line handover muted" }, t("table.let_bot_later", { n: after }));
+    return h("div", { class: "pl-line handover muted" }, t("table.let_bot_later", { n: after }));
   }
-  return letBot(ctx, seat, isHost && off < after ? v("span", { class: "muted" }, t("table.let_bot_host")) : null);
+  return letBot(ctx, seat, isHost && off < after ? h("span", { class: "muted" }, t("table.let_bot_host")) : null);
 }
 
 function letBot(ctx, seat, note) {
   const id = "level-" + seat;
-  return v("div", { class: "pl-line handover" }, note,
-    v("span", { class: "bar-group" },
-      v("select", { id, "aria-label": t("room.level") }, ["easy", "normal", "hard"].map((l) => v("option", { value: l, selected: l === "normal" }, t("level." + l)))),
-      v("button", { type: "button", class: "btn small", title: t("table.let_bot_title"),
+  return h("div", { class: "pl-line handover" }, note,
+    h("span", { class: "bar-group" },
+      h("select", { id, "aria-label": t("room.level") }, ["easy", "normal", "hard"].map((l) => h("option", { value: l,
+        selected: l === "normal" }, t("level." + l)))),
+      h("button", { type: "button", class: "btn small", title: t("table.let_bot_title"),
         onClick: () => ctx.hostBot(seat, document.getElementById(id).value) }, t("table.let_bot"))));
 }
 
@@ -213,27 +229,31 @@ function wireRow(ctx) {
 
 function meView(ctx) {
   const w = ctx.view, me = w.players[ctx.seat];
-  const hand = (me.hand || []).slice().sort((a, b) => cardColor(a).localeCompare(cardColor(b)) || cardValue(a) - cardValue(b) || a - b);
+  const hand = (me.hand || []).slice().sort((a, b) => cardColor(a).localeCompare(cardColor(b))
+    || cardValue(a) - cardValue(b) || a - b);
   const tab = roving(ctx, "hand", hand);
   return [
-    v("div", { class: "me-head" },
-      v("h2", { class: "small-h", id: "hand-h" }, t("table.your_hand"), " · ", v("span", { class: "coins" }, t("table.coins", { n: total(hand) }))),
-      v("span", { class: "vp-me" }, t("table.your_vp", { n: me.vp ?? 0 })),
+    h("div", { class: "me-head" },
+      h("h2", { class: "small-h", id: "hand-h" }, t("table.your_hand"), " · ", h("span", { class: "coins" },
+        t("table.coins", { n: total(hand) }))),
+      h("span", { class: "vp-me" }, t("table.your_vp", { n: me.vp ?? 0 })),
       tokensEl(me.tokens, ctx.changes.tokens[ctx.seat])),
-    v("div", { class: "cards hand", id: "hand", "data-row": "hand", role: "group", "aria-labelledby": "hand-h", ref: wireRow(ctx) },
+    h("div", { class: "cards hand", id: "hand", "data-row": "hand", role: "group", "aria-labelledby": "hand-h",
+      ref: wireRow(ctx) },
       hand.length ? hand.map((id) => cardEl(id, {
         button: true, tabIndex: tab(id), selected: ctx.sel.pay.has(id), disabled: w.phase !== "turn",
         onclick: () => { ctx.sel.pay.has(id) ? ctx.sel.pay.delete(id) : ctx.sel.pay.add(id); ctx.redraw(); },
-      })) : v("span", { class: "muted" }, t("table.empty"))),
-    v("div", { class: "me-goods" }, v("h2", { class: "small-h" }, t("table.your_goods")), goodsEl(me.goods, ctx.changes.bought), lostNote(ctx, ctx.seat)),
+      })) : h("span", { class: "muted" }, t("table.empty"))),
+    h("div", { class: "me-goods" }, h("h2", { class: "small-h" }, t("table.your_goods")), goodsEl(me.goods,
+      ctx.changes.bought), lostNote(ctx, ctx.seat)),
   ];
 }
 
 /** The list of shortcuts under the action bar (keys.js). */
 function keysView() {
-  return [v("summary", null, t("keys.title")),
-    v("ul", null, SHORTCUTS.map(([k, id]) => v("li", { key: k }, v("kbd", null, k), " ", t("keys." + id)))),
-    v("p", { class: "muted small-p" }, t("keys.arrows"))];
+  return [h("summary", null, t("keys.title")),
+    h("ul", null, SHORTCUTS.map(([k, id]) => h("li", { key: k }, h("kbd", null, k), " ", t("keys." + id)))),
+    h("p", { class: "muted small-p" }, t("keys.arrows"))];
 }
 
 /** Drop selections that no longer make sense after a new view. */
@@ -259,23 +279,27 @@ export function renderTable(ctx, parts) {
   ctx.turnsPlayed = turnsPlayed(ctx.events || [], ctx.seat);
   updateRoute(parts.route, w.ships, ctx.changes.moved);
   // The payment summary's module comes only once there was a payment (not on first load).
-  if ((ctx.events || []).some((e) => e.type === "payment")) import("./summary.js").then((m) => m.renderSummary(ctx, parts.summary));
+  if ((ctx.events || []).some((e) => e.type === "payment")) import("./summary.js").then((m) => m.renderSummary(ctx,
+    parts.summary));
   parts.title.textContent = t("table.title");
   parts.marketTitle.textContent = t("table.market");
   parts.farmTitle.textContent = t("table.farm");
   parts.logTitle.textContent = t("table.log");
   parts.playersTitle.textContent = t("table.players");
   const offer = purchase(w);
-  render(offer.goods.length ? v("span", { class: "cost" }, t("table.buy_cost", { cost: offer.cost })) : null,
+  render(offer.goods.length ? h("span", { class: "cost" }, t("table.buy_cost", { cost: offer.cost })) : null,
     parts.marketInfo);
   render(slotCards(ctx, w.market, "market"), parts.market);
   render(slotCards(ctx, w.farm, "farm"), parts.farm);
   const top = w.discard.slice(-6).reverse();
   render([
-    v("span", { class: "pile" }, v("span", { class: "pile-back", "aria-hidden": "true" }), t("table.draw_pile"), ": ", v("b", { id: "deck-size" }, String(w.deck_size))),
-    v("span", { class: "pile" }, t("table.discard_pile"), ": ", v("b", null, String(w.discard.length)), " ",
-      v("span", { class: "lcards" }, top.map((id, i) => [i ? " " : null, cardChip(id)])), w.discard.length > 6 ? " …" : ""),
-    ctx.changes.any ? v("span", { class: "fresh-legend" }, v("span", { class: "lbl-long" }, t("chg.legend")), v("span", { class: "lbl-short" }, t("chg.legend_short"))) : null,
+    h("span", { class: "pile" }, h("span", { class: "pile-back", "aria-hidden": "true" }), t("table.draw_pile"), ": ",
+      h("b", { id: "deck-size" }, String(w.deck_size))),
+    h("span", { class: "pile" }, t("table.discard_pile"), ": ", h("b", null, String(w.discard.length)), " ",
+      h("span", { class: "lcards" }, top.map((id, i) => [i ? " " : null,
+        cardChip(id)])), w.discard.length > 6 ? " …" : ""),
+    ctx.changes.any ? h("span", { class: "fresh-legend" }, h("span", { class: "lbl-long" }, t("chg.legend")), h("span",
+      { class: "lbl-short" }, t("chg.legend_short"))) : null,
   ], parts.piles);
   parts.result.hidden = !over;
   render(over ? resultView(ctx) : null, parts.result);
@@ -289,9 +313,10 @@ export function renderTable(ctx, parts) {
   parts.bar.className = "actionbar" + (ctx.seat === null ? " watching" : "");
   parts.bar.setAttribute("aria-label", t("table.actions"));
   const me = ctx.seat === null ? null : (ctx.room.players || []).find((x) => x.seat === ctx.seat);
-  render(over ? null : ctx.seat === null ? v("p", { class: "hint", id: "spectator-note" }, t("table.spectator"))
-    : me && me.bot ? v("p", { class: "hint", id: "taken-over" }, t("table.taken_over"), " ",
-      v("button", { type: "button", class: "btn primary", id: "take-back", onClick: ctx.takeBack }, t("table.take_back")))
+  render(over ? null : ctx.seat === null ? h("p", { class: "hint", id: "spectator-note" }, t("table.spectator"))
+    : me && me.bot ? h("p", { class: "hint", id: "taken-over" }, t("table.taken_over"), " ",
+      h("button", { type: "button", class: "btn primary", id: "take-back", onClick: ctx.takeBack },
+        t("table.take_back")))
     : barView(ctx), parts.bar);
   render(keysView(), parts.keys);
   syncDialog(ctx, parts.dialog);
@@ -305,13 +330,16 @@ export function turnText(ctx) {
   if (w.phase === "over") return { text: t("turn.over"), mine: false };
   const mine = myDecision(ctx);
   const name = playerName(ctx.room, w.to_act);
-  const tag = nameTag(ctx.room, w.to_act, { make: h });
-  const key = w.phase === "token_draft" ? "turn.draft_other" : w.phase === "insurance" ? "turn.insure_other" : "turn.other";
+  const tag = nameTag(ctx.room, w.to_act);
+  const key = w.phase === "token_draft" ? "turn.draft_other"
+    : w.phase === "insurance" ? "turn.insure_other" : "turn.other";
   if (ctx.seat === null) {
-    return { text: t("turn.watching", { text: t(key, { name }) }), nodes: tn("turn.watching", { text: tn(key, { name: tag }) }), mine: false };
+    return { text: t("turn.watching", { text: t(key, { name }) }), nodes: tn("turn.watching", { text: tn(key,
+      { name: tag }) }), mine: false };
   }
   if (!mine) return { text: t(key, { name }), nodes: tn(key, { name: tag }), mine };
-  return { text: t(w.phase === "token_draft" ? "turn.draft_you" : w.phase === "insurance" ? "turn.insure_you" : "turn.yours"), mine };
+  const own = w.phase === "token_draft" ? "turn.draft_you" : w.phase === "insurance" ? "turn.insure_you" : "turn.yours";
+  return { text: t(own), mine };
 }
 
 export { listParts };

@@ -2,7 +2,9 @@
 have the same keys (and the same how-to sections and rule ids), every refusal code the server
 sends (the registry, app/refusals.py) has a text in both and no refusal text is of a code it
 does not have, the how-to page links each section to rule ids that
-exist on /rules, and counts use the language's plural rules."""
+exist on /rules, and counts use the language's plural rules. Every key a module or template
+asks the translate function for renders to words in both languages (found by reading the
+modules), and the end screen of a VP tie decided by tokens says so in words."""
 from __future__ import annotations
 
 import re
@@ -12,13 +14,15 @@ from playwright.sync_api import expect
 
 from app.refusals import CODES
 
+from .conftest import ROOT
 from .helpers import goto
 
 LOAD = """async () => {
   const m = async (p) => (await import(p)).default;
   return {en: await m('/static/js/i18n/en.js'), de: await m('/static/js/i18n/de.js'),
           gamesEn: await m('/static/js/i18n/games-en.js'), gamesDe: await m('/static/js/i18n/games-de.js'),
-          howEn: await m('/static/js/howto/en.js'), howDe: await m('/static/js/howto/de.js')};
+          howEn: (await m('/static/js/i18n/howto-en.js'))['howto.sections'],
+          howDe: (await m('/static/js/i18n/howto-de.js'))['howto.sections']};
 }"""
 
 
@@ -112,3 +116,163 @@ def test_plurals_follow_the_language(e2e_server, new_page):
       return out; }""")
     assert said == ["Noch nicht: möglich in 1 Sekunde.", "Noch nicht: möglich in 12 Sekunden.", "A, B und C",
                     "Not yet: possible in 1 second.", "Not yet: possible in 12 seconds.", "A, B, and C"]
+
+
+JS = ROOT / "static/js"
+# A call of the translate functions of i18n.js (t, tn, raw): the first argument is read up to
+# its first top-level comma or closing parenthesis.
+CALL = re.compile(r"(?<![\w.$])(t|tn|raw)\(")
+KEY = re.compile(r'"([a-z][a-z0-9_]*(?:\.[a-z0-9_]+)+)"')
+IMPORT = re.compile(r'(?:from\s+|import\()"(\./[\w/-]+\.js)"')
+PART = re.compile(r'loadPart\("([\w-]+)"\)')
+
+
+def _first_argument(src: str, start: int) -> str:
+    depth, i, quote = 0, start, None
+    while i < len(src):
+        c = src[i]
+        if quote:
+            if c == "\\":
+                i += 1
+            elif c == quote:
+                quote = None
+        elif c in "\"'`":
+            quote = c
+        elif c in "([{":
+            depth += 1
+        elif c in ")]}":
+            if depth == 0:
+                return src[start:i]
+            depth -= 1
+        elif c == "," and depth == 0:
+            return src[start:i]
+        i += 1
+    return src[start:]
+
+
+def keys_of(src: str) -> set[str]:
+    """The complete keys (string literals not joined to anything with +) in the first
+    argument of every t/tn/raw call of a module's source."""
+    out = set()
+    for m in CALL.finditer(src):
+        arg = _first_argument(src, m.end())
+        for k in KEY.finditer(arg):
+            before, after = arg[:k.start()].rstrip(), arg[k.end():].lstrip()
+            if not before.endswith("+") and not after.startswith("+"):
+                out.add(k.group(1))
+    return out
+
+
+def module_keys() -> dict[str, tuple[set[str], set[str]]]:
+    """{module: (keys it translates, catalogue parts it or a module it imports loads)} for
+    every module of static/js (the catalogues themselves aside) and the templates'
+    data-i18n* attributes (filled by i18n.js applyStatic)."""
+    sources = {p.relative_to(JS).as_posix(): p.read_text(encoding="utf-8")
+               for p in JS.glob("*.js")}
+    imports = {m: {i[2:] for i in IMPORT.findall(src)} for m, src in sources.items()}
+
+    def reach(m, seen):
+        if m not in seen:
+            seen.add(m)
+            for i in imports.get(m, ()):
+                reach(i, seen)
+        return seen
+
+    out = {}
+    for m, src in sources.items():
+        parts = {p for r in reach(m, set()) for p in PART.findall(sources.get(r, ""))}
+        out[m] = (keys_of(src), parts)
+    for path in sorted((ROOT / "templates").glob("*.html")):
+        keys = set(re.findall(r'data-i18n(?:-\w+)?="([\w.]+)"', path.read_text(encoding="utf-8")))
+        out["templates/" + path.name] = (keys, set())
+    return out
+
+
+RENDER = """async ([mods]) => {
+  const i18n = await import('/static/js/i18n.js');
+  const out = {};
+  for (const lang of ['de', 'en']) {  // 'de' first: the module may still be in 'en' unloaded
+    await i18n.setLang(lang);
+    for (const [mod, [keys, parts]] of Object.entries(mods)) {
+      for (const p of parts) await i18n.loadPart(p);
+      for (const k of keys) {
+        const raw = i18n.raw(k);
+        out[[lang, mod, k].join(' ')] = raw !== undefined && typeof raw !== 'string' ? 'structured'
+          : [i18n.t(k), i18n.t(k, {n: 1}), i18n.t(k, {n: 2})].join(' | ');
+      }
+    }
+  }
+  return out;
+}"""
+
+
+def test_keys_are_found_in_the_modules_by_reading_them():
+    """The reader of the test below finds literal keys, both sides of a choice, and leaves a
+    key built at run time alone (its prefix is no key)."""
+    src = 'x = t(a ? "res.shared" : "res.tie_tokens", { n }) + tn("log.take", {name}) + t("color." + c)'
+    assert keys_of(src) == {"res.shared", "res.tie_tokens", "log.take"}
+    mods = module_keys()
+    assert "res.tie_tokens" in mods["games.js"][0] and "games" in mods["games.js"][1]
+    assert "games" in mods["replay.js"][1]  # through games.js
+    assert sum(len(k) for k, _ in mods.values()) > 250
+
+
+def test_every_key_a_module_translates_renders_to_words_in_both_languages(e2e_server, new_page):
+    """For every key each module passes to t/tn/raw, with the catalogue parts that module loads:
+    the key exists in en and de (as itself or in its plural forms) and renders to text that is
+    not the key."""
+    mods = {m: [sorted(keys), sorted(parts)] for m, (keys, parts) in module_keys().items() if keys}
+    page = new_page()
+    goto(page, e2e_server.base_url + "/")
+    rendered = page.evaluate(RENDER, [mods])
+    assert len(rendered) == 2 * sum(len(k) for k, _ in mods.values())
+    bad = []
+    for where, text in rendered.items():
+        key = where.split(" ")[2]
+        if text == "structured":
+            continue
+        forms = text.split(" | ")
+        if any(not f.strip() or f == key for f in forms):
+            bad.append((where, text))
+    assert not bad, bad
+
+
+# The result engine.game_result gives for a VP tie broken by Achievement tokens
+# (tests/engine/test_r_end_result.py test_vp_tie_broken_by_tokens), as the final `state` sends it.
+def _tie_result(tie_break: str) -> dict:
+    none = {"red": 0, "blue": 0, "yellow": 0, "green": 0}
+    return {"reason": "passes", "active": 0, "token_seats": [], "winners": [1] if tie_break == "tokens" else [0, 1],
+            "shared": tie_break == "shared", "tie_break": tie_break,
+            "players": [{"seat": s, "rank": r, "vp": 30, "tokens": tok, "vp_by_color": none, "sales": [],
+                         "tokens_by_color": none | {"red": tok}}
+                        for s, r, tok in ((0, 2 if tie_break == "tokens" else 1, 1), (1, 1, 2 if tie_break == "tokens" else 1))]}
+
+
+END_SCREEN = """async ([lang, result]) => {
+  const i18n = await import('/static/js/i18n.js');
+  await i18n.setLang(lang);
+  const games = await import('/static/js/games.js');
+  const el = document.createElement('div');
+  document.body.appendChild(el);
+  const room = {code: 'TIE123', game: 1, you: null,
+                players: [{seat: 0, name: 'Ann'}, {seat: 1, name: 'Bob'}]};
+  await games.renderResultMore({result, room, seat: null}, el);
+  const text = el.querySelector('#result-tie').textContent;
+  el.remove();
+  return text;
+}"""
+
+
+def test_the_end_screen_of_a_tie_says_in_words_how_it_was_decided(e2e_server, new_page):
+    """Issue 30 item 1: a VP tie decided by tokens (and a shared win) is explained in words, in
+    English and in German, never as the raw key."""
+    page = new_page()
+    goto(page, e2e_server.base_url + "/")
+    words = {}
+    for lang in ("de", "en"):
+        for tie in ("tokens", "shared"):
+            words[lang, tie] = page.evaluate(END_SCREEN, [lang, _tie_result(tie)])
+    assert words["en", "tokens"] == "Tied on VPs: the most Achievement tokens decided."
+    assert words["en", "shared"] == "Shared win: tied on VPs and on Achievement tokens."
+    assert "Leistungsplättchen" in words["de", "tokens"] and words["de", "tokens"] != words["de", "shared"]
+    assert not [w for w in words.values() if w.startswith("res.")], words

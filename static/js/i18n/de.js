@@ -6,7 +6,8 @@ export default {
   "nav.language": "Sprache",
 
   "home.title": "Traders of Osaka",
-  "home.lede": "Waren von Osaka nach Edo handeln, für 2 bis 4 Personen. Raum anlegen, Link an Freunde schicken und im Browser spielen — ohne Anmeldung.",
+  "home.lede": "Waren von Osaka nach Edo handeln, für 2 bis 4 Personen. Raum anlegen, Link an Freunde schicken und " +
+    "im Browser spielen — ohne Anmeldung.",
   "home.create": "Raum anlegen",
   "home.visibility": "Wer kann ihn finden?",
   "home.public": "Öffentlich: unten für alle aufgelistet",
@@ -118,11 +119,13 @@ export default {
   "table.clear": "Leeren",
   "table.pass": "Passen",
   "table.pass_why": "Nichts anderes ist möglich: beide Stapel sind leer.",
-  "table.hint_turn": "Wähle eine Marktkarte zum Nehmen oder Reservieren – oder Münzen aus deiner Hand, um alle Waren zu kaufen.",
+  "table.hint_turn": "Wähle eine Marktkarte zum Nehmen oder Reservieren – oder Münzen aus deiner Hand, um alle Waren " +
+    "zu kaufen.",
   "table.hint_wait": "Warte, bis du dran bist.",
   "table.let_bot": "Computerspieler übernehmen lassen",
   "table.let_bot_title": "Dieser Spieler ist nicht verbunden: ein Computerspieler spielt für ihn, bis er zurückkommt",
-  "table.let_bot_later": "Nicht verbunden. Kommt der Spieler nicht zurück, kann nach {n} s jeder am Tisch einen Computerspieler übernehmen lassen.",
+  "table.let_bot_later": "Nicht verbunden. Kommt der Spieler nicht zurück, kann nach {n} s jeder am Tisch einen " +
+    "Computerspieler übernehmen lassen.",
   "table.let_bot_host": "Nicht verbunden. Als Gastgeber kannst du sofort einen Computerspieler übernehmen lassen.",
   "table.spectator": "Du schaust als Zuschauer zu.",
   "table.marker": "Zeichen von {name}: {m}",
@@ -176,14 +179,16 @@ export default {
   "title.yours": "● Du bist dran",
 
   "draft.title": "Wähle ein Leistungsplättchen",
-  "draft.text": "Jedes Plättchen einer Farbe erhöht den Preis deiner Waren dieser Farbe beim Verkauf in Edo um 1. Wähle eine Farbe.",
+  "draft.text": "Jedes Plättchen einer Farbe erhöht den Preis deiner Waren dieser Farbe beim Verkauf in Edo um 1. " +
+    "Wähle eine Farbe.",
 
   "insure.title": "Die Schwarze Flut (Kuroshio) schlägt zu!",
   "insure.sinking": "Es sinkt: {ships}. Deine unversicherten Waren dieser Farben gehen verloren.",
   "insure.at_risk": "In Gefahr",
   "insure.discard": "Karten aus der Hand ablegen (jedes Versicherungssymbol versichert eine Ware der Kartenfarbe)",
   "insure.save": "Zu rettende Waren",
-  "insure.save_hint": "Wähle die Waren, die du behalten willst, dann Handkarten, deren Versicherungssymbole sie abdecken.",
+  "insure.save_hint": "Wähle die Waren, die du behalten willst, dann Handkarten, deren Versicherungssymbole sie " +
+    "abdecken.",
   "insure.icons": "{sym} Versicherungssymbole aus deiner Auswahl: {n} · gewählte Waren: {g}",
   "insure.why_none": "Wähle zuerst die Waren, die du retten willst.",
   "insure.why_short": "Zu wenige {sym} Versicherungssymbole: wähle mehr {color} Handkarten oder weniger Waren.",
@@ -226,18 +231,22 @@ export default {
   "err.conflict": "Jemand anderes war schneller. Versuch es bitte noch einmal.",
   "err.too_large": "Das waren zu viele Daten.",
   "err.unsupported_media_type": "Die Anfrage hat das falsche Format.",
-  "err.bad_name": "Ein Name hat 1 bis 24 Zeichen, mindestens eins davon sichtbar, und keine Steuer- oder unsichtbaren Zeichen.",
+  "err.bad_name": "Ein Name hat 1 bis 24 Zeichen, mindestens eins davon sichtbar, und keine Steuer- oder " +
+    "unsichtbaren Zeichen.",
   "err.bad_level": "Diese Stufe gibt es nicht.",
   "err.bad_request": "Die Anfrage ist ungültig.",
   "err.rate_limited": "Zu viele Anfragen auf einmal. Warte kurz und versuch es dann noch einmal.",
   "err.rate_limited_one": "Zu viele Anfragen von deiner Adresse. Versuch es in 1 Sekunde noch einmal.",
   "err.rate_limited_other": "Zu viele Anfragen von deiner Adresse. Versuch es in {n} Sekunden noch einmal.",
-  "err.too_many_rooms": "Von deiner Adresse warten schon zu viele Räume auf Spieler. Starte einen davon oder versuch es in {n} Sekunden noch einmal.",
-  "err.too_many_rooms_one": "Von deiner Adresse warten schon zu viele Räume auf Spieler. Starte einen davon oder versuch es in 1 Sekunde noch einmal.",
+  "err.too_many_rooms": "Von deiner Adresse warten schon zu viele Räume auf Spieler. Starte einen davon oder versuch " +
+    "es in {n} Sekunden noch einmal.",
+  "err.too_many_rooms_one": "Von deiner Adresse warten schon zu viele Räume auf Spieler. Starte einen davon oder " +
+    "versuch es in 1 Sekunde noch einmal.",
   "err.name_taken": "Jemand an diesem Tisch heißt schon so oder fast genauso. Bitte wähl einen anderen Namen.",
   "err.name_reserved": "Dieser Name sieht aus wie der eines Computerspielers. Bitte wähl einen anderen.",
   "err.too_many_connections": "Zu viele Verbindungen von hier auf einmal. Gleich wird neu verbunden …",
-  "err.unavailable": "Der Server erreicht seine Datenbank gerade nicht. Nichts wurde geändert: versuch es gleich noch einmal.",
+  "err.unavailable": "Der Server erreicht seine Datenbank gerade nicht. Nichts wurde geändert: versuch es gleich " +
+    "noch einmal.",
   "err.bad_message": "Der Server hat eine Nachricht dieser Seite nicht verstanden. Lade die Seite neu.",
   "err.not_seated": "Zuschauer können nicht spielen. Nimm vor dem Start einen Platz.",
   "err.stale_version": "Das Spiel ging weiter, bevor dein Zug ankam. Schau nochmal und versuch es erneut.",
@@ -309,8 +318,10 @@ export default {
   "sum.close": "Zusammenfassung schließen",
 
   "howto.rules": "Regeln:",
-  "howto.pic_route": "Der Seeweg: das rote Schiff hat Edo erreicht; Blau liegt in Anori, dem sicheren Hafen; Gelb in Oshima; Grün in Osaka.",
-  "howto.pic_tide": "Die Schwarze Flut: das gelbe Schiff hat Edo erreicht; das rote und das blaue Schiff auf den Wellenfeldern sinken; eine als versichert markierte blaue Ware bleibt.",
+  "howto.pic_route": "Der Seeweg: das rote Schiff hat Edo erreicht; Blau liegt in Anori, dem sicheren Hafen; Gelb in " +
+    "Oshima; Grün in Osaka.",
+  "howto.pic_tide": "Die Schwarze Flut: das gelbe Schiff hat Edo erreicht; das rote und das blaue Schiff auf den " +
+    "Wellenfeldern sinken; eine als versichert markierte blaue Ware bleibt.",
   "rules.back": "Zurück zu den Spielregeln",
   "howto.title": "Spielregeln",
   "howto.back": "Zur Startseite",

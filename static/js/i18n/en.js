@@ -6,7 +6,8 @@ export default {
   "nav.language": "Language",
 
   "home.title": "Traders of Osaka",
-  "home.lede": "Trade goods from Osaka to Edo for 2 to 4 players. Create a room, send the link to your friends, and play in the browser — no sign-up.",
+  "home.lede": "Trade goods from Osaka to Edo for 2 to 4 players. Create a room, send the link to your friends, and " +
+    "play in the browser — no sign-up.",
   "home.create": "Create a room",
   "home.visibility": "Who can find it?",
   "home.public": "Public: listed below for anyone",
@@ -122,7 +123,8 @@ export default {
   "table.hint_wait": "Wait for your turn.",
   "table.let_bot": "Let a computer player take over",
   "table.let_bot_title": "This player is not connected: a computer player plays for them until they come back",
-  "table.let_bot_later": "Not connected. If they don't come back, anyone at the table can let a computer player take over after {n} s.",
+  "table.let_bot_later": "Not connected. If they don't come back, anyone at the table can let a computer player take " +
+    "over after {n} s.",
   "table.let_bot_host": "Not connected. As the host you can let a computer player take over now.",
   "table.spectator": "You are watching as a spectator.",
   "table.marker": "Marker of {name}: {m}",
@@ -176,7 +178,8 @@ export default {
   "title.yours": "● Your turn",
 
   "draft.title": "Choose an Achievement token",
-  "draft.text": "Each token of a colour adds 1 to the price of your goods of that colour when they are sold in Edo. Pick one colour.",
+  "draft.text": "Each token of a colour adds 1 to the price of your goods of that colour when they are sold in Edo. " +
+    "Pick one colour.",
 
   "insure.title": "The Black Tide strikes!",
   "insure.sinking": "Sinking: {ships}. Your uninsured goods of these colours will be lost.",
@@ -226,14 +229,17 @@ export default {
   "err.conflict": "Someone else was quicker. Please try again.",
   "err.too_large": "That was too much data.",
   "err.unsupported_media_type": "The request has the wrong format.",
-  "err.bad_name": "Names have 1 to 24 characters, at least one of them visible, and no control or invisible characters.",
+  "err.bad_name": "Names have 1 to 24 characters, at least one of them visible, and no control or invisible " +
+    "characters.",
   "err.bad_level": "There is no such level.",
   "err.bad_request": "The request is not valid.",
   "err.rate_limited": "Too many requests at once. Wait a moment and try again.",
   "err.rate_limited_one": "Too many requests from your address. Try again in 1 second.",
   "err.rate_limited_other": "Too many requests from your address. Try again in {n} seconds.",
-  "err.too_many_rooms": "Your address already has too many rooms waiting for players. Start one of them, or try again in {n} seconds.",
-  "err.too_many_rooms_one": "Your address already has too many rooms waiting for players. Start one of them, or try again in 1 second.",
+  "err.too_many_rooms": "Your address already has too many rooms waiting for players. Start one of them, or try " +
+    "again in {n} seconds.",
+  "err.too_many_rooms_one": "Your address already has too many rooms waiting for players. Start one of them, or try " +
+    "again in 1 second.",
   "err.name_taken": "Someone at this table already has this name, or one that looks the same. Please choose another.",
   "err.name_reserved": "This name looks like a computer player's. Please choose another.",
   "err.too_many_connections": "Too many connections from here at once. Reconnecting shortly…",
@@ -309,8 +315,10 @@ export default {
   "sum.close": "Close the summary",
 
   "howto.rules": "Rules:",
-  "howto.pic_route": "The sea route: the red ship has reached Edo; blue is at Anori, the safe port; yellow at Oshima; green at Osaka.",
-  "howto.pic_tide": "The Black Tide: the yellow ship has reached Edo; the red and blue ships on the wave spaces sink; a blue good marked insured is kept.",
+  "howto.pic_route": "The sea route: the red ship has reached Edo; blue is at Anori, the safe port; yellow at " +
+    "Oshima; green at Osaka.",
+  "howto.pic_tide": "The Black Tide: the yellow ship has reached Edo; the red and blue ships on the wave spaces " +
+    "sink; a blue good marked insured is kept.",
   "rules.back": "Back to How to play",
   "howto.title": "How to play",
   "howto.back": "Back to the start page",

@@ -12,7 +12,8 @@ export default {
   "res.sale": "{color} {count} × {price} = {raw} → {value}: {vp} SP",
   "res.no_sales": "keine Verkäufe",
   "res.play_again": "Noch einmal spielen",
-  "res.play_again_hint": "Derselbe Raum, dieselben Plätze: alle sagen, dass sie dabei sind, dann startet der Gastgeber.",
+  "res.play_again_hint": "Derselbe Raum, dieselben Plätze: alle sagen, dass sie dabei sind, dann startet der " +
+    "Gastgeber.",
   "res.replay": "Spiel ansehen (Wiederholung)",
   "res.json": "Protokoll (JSON)",
   "res.txt": "Spielverlauf (Text)",
@@ -21,7 +22,8 @@ export default {
   "again.not_yet": "noch nicht",
   "again.im_in": "Ich bin dabei",
   "again.leave": "Meinen Platz freigeben",
-  "again.host_starts": "Der Gastgeber startet, wenn alle dabei sind; einen freien Platz kann jeder mit dem Link nehmen.",
+  "again.host_starts": "Der Gastgeber startet, wenn alle dabei sind; einen freien Platz kann jeder mit dem Link " +
+    "nehmen.",
   "again.previous": "Frühere Spiele in diesem Raum:",
   "again.game_n": "Spiel {n}",
   "replay.title": "Wiederholung von Spiel {n}",

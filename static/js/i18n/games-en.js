@@ -1,5 +1,5 @@
 // Texts of the end screen's explanation, play again and the replay page (loaded with them:
-// i18n.js usePart("games")); the same keys as games-de.js.
+// i18n.js loadPart("games")); the same keys as games-de.js.
 export default {
   "err.game_not_over": "The game is not over yet.",
   "err.game_not_found": "This room has no such game.",
