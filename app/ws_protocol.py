@@ -6,8 +6,8 @@ docs/protocol.md), queued one after the other by the connection's writer task
 one wake-up of the peer, per frame. Here the frames a connection sends during one pass of the
 event loop are collected and written together, in order, by a callback the loop runs right
 after the current one (`loop.call_soon`): the same bytes in one `write`, with no timer and no
-added wait (docs/performance.md, "2026-12-01: fewer system calls per action": 13.9 → 6.6
-socket writes per action).
+added wait (about half the socket writes per action; the measurement is in
+docs/history/performance-log.md).
 
 `close()` and `abort()` behave as the transport's own: `close()` first writes what is
 collected (so a close frame still follows the frames before it), `abort()` drops it.

@@ -12,7 +12,8 @@ only: PostgreSQL's own work is not in it) per room caught up, and the SQL statem
 the last round (a SQLAlchemy `before_cursor_execute` listener). `--root`: the checkout whose
 `app` is measured (default: this one), e.g. main's for a "before" figure (a checkout without
 `on_changes` is driven room by room through `on_change`). `--profile`: cProfile of the
-catch-ups. Figures: docs/performance.md ("Two replicas: cheaper catch-up").
+catch-ups. Figures: docs/performance.md ("Two replicas behind Caddy"); the first measurement:
+docs/history/performance-log.md ("Two replicas: cheaper catch-up").
 """
 from __future__ import annotations
 

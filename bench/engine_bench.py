@@ -7,7 +7,7 @@ core, by wall-clock time and by the process's CPU time (the figure to compare on
 shared machine). Target (issue "Rules engine"): at least 300 four-player games/s; ambition
 1,000 (issue 14). Every run plays the same seeds, so runs after the first find the engine's
 payment cache (``coins.payment_pickers``) filled: the best run is a warm-cache figure, run 1
-the one of fresh games. Figures and history: docs/performance.md.
+the one of fresh games. Figures: docs/performance.md ("Rules engine").
 """
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ depend on the machine's load, unlike timings (``PYTHONHASHSEED=0``: string hashe
 set and dict orders, are the same in every run). ``--root``: the directory whose ``engine``
 package is measured (default: this checkout), e.g. a copy of main's for a "before" figure;
 ``--keep``: keep the two callgrind output files there (for ``callgrind_annotate``).
-Figures and history: docs/performance.md.
+Figures: docs/performance.md ("Rules engine").
 """
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ many rooms at once (`RemoteChanges.catch_up_games`): their snapshots in one stat
 new log rows in another, on one pooled connection without a transaction (reads only), released
 before any room's lock is taken; then each room under its lock. Everything else goes room by
 room (`on_change`), as does a game that started or ended, or any room the shared read does not
-fit (docs/performance.md, "Two replicas: cheaper catch-up").
+fit (docs/history/performance-log.md, "Two replicas: cheaper catch-up").
 """
 from __future__ import annotations
 

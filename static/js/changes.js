@@ -1,4 +1,4 @@
-// What changed since your last turn (issue 15): Market and Farm cards drawn since, ships that
+// What changed since your last turn: Market and Farm cards drawn since, ships that
 // moved (and from where), goods bought or lost, Achievement tokens gained. Read from the
 // events this seat saw after its own last turn ended (a spectator: since the turn before the
 // current one); the table marks them. Nothing here changes the game.

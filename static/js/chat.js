@@ -1,4 +1,4 @@
-// The room's chat (issue 12; docs/protocol.md "Chat"): beside the game log, for players and
+// The room's chat (docs/protocol.md "Chat"): beside the game log, for players and
 // spectators (marked). Messages are drawn as text only (Preact text nodes, never HTML). Anyone
 // can mute another sender for themselves (remembered in localStorage per room). On a phone a
 // button in the top bar shows the messages not yet seen and jumps to the chat.

@@ -1,4 +1,4 @@
-// The turn clock (issue 12): the countdown of the seat to act, from the `clock` of each `state`
+// The turn clock: the countdown of the seat to act, from the `clock` of each `state`
 // frame (docs/protocol.md; the server's clock decides). Shown in the top bar (#clock) and,
 // on your own turn, in the tab title; screen readers hear it (the polite #announce region)
 // at 30 and 10 seconds left on your own turn, not at every tick.

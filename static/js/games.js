@@ -1,4 +1,4 @@
-// Play again and the record of a game (issue 12), loaded only when needed: the end screen's
+// Play again and the record of a game, loaded only when needed: the end screen's
 // explanation (engine.game_result, sent with the final `state` as `result`), the buttons to
 // play again, replay and download, and the "who is in" block of the waiting room.
 import { h, render } from "../vendor/preact.js";

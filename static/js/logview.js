@@ -68,7 +68,7 @@ export function logLine(ev, room, key) {
 }
 
 /**
- * The log as one entry per turn (issue 15): first the start (starting hands, token draft),
+ * The log as one entry per turn: first the start (starting hands, token draft),
  * then each turn as one <li> holding its lines (what the player did and what it caused:
  * ships, payment, Black Tide, refresh). A turn that has no line yet (it just began) is not
  * shown; "X's turn" is never a line of its own.

@@ -1,4 +1,4 @@
-// Payments and Black Tides as short summaries on the table (issue 15): who sold what for how
+// Payments and Black Tides as short summaries on the table: who sold what for how
 // many VPs and which Achievement tokens they gained (R-pay-1..3); what sank, what was insured
 // and with which cards, what was lost (R-pay-5..8). Built from the events this seat may see
 // (docs/engine.md; every sale is public, R-info-1). The latest payment stays on the table

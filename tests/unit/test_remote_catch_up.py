@@ -2,7 +2,7 @@
 in another is caught up for many rooms with one shared read (two statements on one pooled
 connection, whatever the number of rooms), each room then under its lock, and every connection
 gets each new version exactly once, in order, also when the table moved between the read and
-the lock (docs/performance.md, "Two replicas: cheaper catch-up")."""
+the lock (docs/history/performance-log.md, "Two replicas: cheaper catch-up")."""
 from __future__ import annotations
 
 import asyncio

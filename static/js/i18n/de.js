@@ -295,7 +295,7 @@ export default {
   "log.game_over": "Spielende. Gewonnen: {names}.",
   "log.none": "—",
 
-  // The table's look (issue 15): controls in words, summaries, what changed.
+  // The table's look: controls in words, summaries, what changed.
   "room.sound_on": "Ton: an",
   "room.sound_off": "Ton: aus",
   "card.new": "neu seit deinem letzten Zug",

@@ -292,7 +292,7 @@ export default {
   "log.game_over": "Game over. {names} won.",
   "log.none": "—",
 
-  // The table's look (issue 15): controls in words, summaries, what changed.
+  // The table's look: controls in words, summaries, what changed.
   "room.sound_on": "Sound: on",
   "room.sound_off": "Sound: off",
   "card.new": "new since your last turn",
