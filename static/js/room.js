@@ -34,6 +34,9 @@ let parts = null;       // table parts
 let wasMine = false;
 let sock = null;
 let wasDown = false;
+// The server said it is restarting (`server_restarting`, before its 1012 close): the banner says
+// so instead of "connection lost" until the socket is back.
+let restarting = false;
 let chat = null;        // ChatPanel (chat.js), beside the log / under the waiting room
 
 // ---- sound (off by default; WebAudio beep when it becomes your decision) -----------------
@@ -212,6 +215,9 @@ function onMessage(msg) {
       ctx.events.push(...(msg.events || []));
       drawLog(false);
       break;
+    case "server_restarting":
+      restarting = true;
+      break;
     case "seat_lost":
       // The seat changed hands (this browser's player left it, or it went to someone else):
       // from now on this page watches. A spectator's history and state follow; the room is
@@ -284,13 +290,13 @@ async function main() {
     onOpen() {
       ctx.online = true; ctx.fresh = true;
       if (wasDown) { banner(null); toast(t("conn.back"), "ok"); }
-      wasDown = false;
+      wasDown = false; restarting = false;
     },
     onDown() {
       // A move in flight stays pending and is resent after the reconnect.
       wasDown = true; ctx.online = false;
       if (ctx.room) ctx.room.stale = 1;
-      banner(t(ctx.inflight ? "conn.lost_move" : "conn.lost"));
+      banner(t(ctx.inflight ? "conn.lost_move" : restarting ? "conn.restarting" : "conn.lost"));
       redraw();
     },
   });

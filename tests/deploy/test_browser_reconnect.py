@@ -1,5 +1,5 @@
 """A real browser through a graceful restart: the room page (static/js/net.js) receives
-`server_restarting` and the 1012 close, reconnects by itself with backoff to the server
+`server_restarting` and the 1012 close, says the server is restarting, reconnects by itself with backoff to the server
 restarted on the same address, and is present there again (Debian's Chromium via Playwright)."""
 from __future__ import annotations
 
@@ -73,6 +73,9 @@ def test_the_room_page_reconnects_after_a_graceful_restart(migrated_url, tmp_pat
             assert a.proc.wait(10) == 0
             _wait_for(page, lambda: page.evaluate("window.__closeCodes.length") > 0, 10, "no close")
             assert page.evaluate("window.__closeCodes[0]") == 1012
+            # the banner says the server is restarting, not that the connection was lost
+            _wait_for(page, lambda: page.evaluate("!document.getElementById('banner').hidden"), 10, "no banner")
+            assert "restarting" in page.inner_text("#banner"), page.inner_text("#banner")
 
             # the same address, the same database: what `docker compose restart` does
             b = Server(migrated_url, tmp_path / "b.log")
@@ -81,6 +84,8 @@ def test_the_room_page_reconnects_after_a_graceful_restart(migrated_url, tmp_pat
             # backoff 0.5 s doubling to 10 s: back within a few retries
             _wait_for(page, lambda: _host_connected(b.base_url, code), 30, "the page did not reconnect")
             assert page.evaluate("document.body.dataset.version") == "0"
+            _wait_for(page, lambda: page.evaluate("document.getElementById('banner').hidden"), 10,
+                      "the banner stayed after the reconnect")
             assert frames.count(NOTICE) == 1
             assert not errors, errors
             context.close()

@@ -205,6 +205,7 @@ export default {
   "result.new_game": "Neues Spiel",
 
   "conn.lost": "Verbindung verloren — verbinde neu…",
+  "conn.restarting": "Der Server startet neu — gleich geht es weiter…",
   "conn.back": "Wieder verbunden.",
 
 

@@ -203,6 +203,7 @@ export default {
   "result.new_game": "New game",
 
   "conn.lost": "Connection lost — reconnecting…",
+  "conn.restarting": "The server is restarting — back in a moment…",
   "conn.back": "Connected again.",
 
 
