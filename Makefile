@@ -14,17 +14,20 @@ TEST_STAMP := $(VENV)/.stamp-install-test
 install: $(STAMP)
 
 $(STAMP): pyproject.toml
+	@echo "Installing the server into $(VENV) (the first time takes about two minutes)..."
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -e .
+	$(PY) -m pip install --disable-pip-version-check -e .
 	@touch $@
 
 install-test: $(TEST_STAMP)
 
 $(TEST_STAMP): pyproject.toml $(STAMP)
+	@echo "Installing what the tests need into $(VENV)..."
 	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[test]'
 	@touch $@
 
 migrate: install
+	@echo "Migrating the database..."
 	$(VENV)/bin/osaka migrate
 
 run: migrate
@@ -34,7 +37,8 @@ run: migrate
 # chromium (browser tests, /usr/bin/chromium),
 # docker-compose (`docker-compose config` checks of docker-compose.yml; no daemon needed) and
 # caddy (the reverse proxy in front of the app under a path prefix, tests/e2e/test_prefix_proxy.py).
-# nodejs and npm (the JS linter, `make lint`).
+# nodejs and npm (the JS linter, `make lint`). apt waits up to 10 minutes for a dpkg lock another
+# apt-get holds (DPkg::Lock::Timeout) instead of failing at once.
 TEST_DEBS := chromium docker-compose caddy
 test-debs:
 	@missing=""; for p in $(TEST_DEBS); do command -v $$p >/dev/null || missing="$$missing $$p"; done; \
@@ -42,7 +46,8 @@ test-debs:
 	command -v npm >/dev/null || missing="$$missing npm"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
-	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing; \
+	    apt-get -o DPkg::Lock::Timeout=600 update && \
+	      DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y $$missing; \
 	  else \
 	    echo "Missing:$$missing: run 'sudo apt-get update && sudo apt-get install -y$$missing'"; \
 	  fi; \
