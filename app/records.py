@@ -103,7 +103,7 @@ async def compact_finished(session: AsyncSession, room_id: int) -> bool:
     and delete its action rows, which a finished game no longer needs (docs/performance.md
     "Stored size of a game": ~51 KB → ~11 KB for a four-player game on SQLite). The room stays
     `over` with its snapshot; the table is loaded from the snapshot and this row's log
-    (app/live/store.py `read_log`), records and replays read the row. → True when this call
+    (app/store/games.py `read_log`), records and replays read the row. → True when this call
     compacted it; False when the room is not over, is gone, or was compacted already.
 
     Meant for the end of a game, under the room's lock (the caller commits): six statements,

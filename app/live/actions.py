@@ -29,7 +29,7 @@ from ..logs import action_kind, log_event
 from ..models import ActionRow, utcnow
 from ..refusals import Refusal
 from .. import records, rooms as R
-from . import store
+from ..store import games as store
 from .broadcast import Broadcaster
 from .chat import Chat
 from .commits import Committer, Pending
@@ -250,7 +250,7 @@ class Actions:
     def _rows(held: Held, seat: int, action_id: str, action: dict, new_state,
               events: list[dict], clock: dict) -> tuple[dict, dict]:
         """The action's row and its version move (with the new state's snapshot and the next
-        decision's `clock`, turn_at and deadline_at: store.py) →
+        decision's `clock`, turn_at and deadline_at: app/store/games.py) →
         (row, bump) of `Pending` (commits.py: the group commit; the fan-out tells the other
         processes on commit)."""
         table = held.table
