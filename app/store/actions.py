@@ -41,6 +41,17 @@ INSERT_ACTION = insert(ActionRow.__table__)
 #: The shapes of `Pending.row` and `Pending.bump` (app/live/actions.py `Actions._rows`).
 ROW_KEYS = ("room_id", "version", "action_id", "seat", "action", "events", "created_at")
 BUMP_KEYS = ("room_id", "old_version", "new_version", "new_status", "state", "to_act", "turn_at", "deadline_at")
+
+
+def check_shapes(batch: list["Pending"]) -> None:
+    """ValueError unless every action's `row` and `bump` have exactly the columns the stores
+    write (`ROW_KEYS`, `BUMP_KEYS`): a column the statements do not know would be dropped."""
+    for p in batch:
+        if p.row.keys() != _ROW_SET or p.bump.keys() != _BUMP_SET:
+            raise ValueError(f"an action of room {p.code} has columns the action store does not know")
+
+
+_ROW_SET, _BUMP_SET = frozenset(ROW_KEYS), frozenset(BUMP_KEYS)
 #: A notification's payload for an action of room `code` (the fan-out's), or None: nobody to tell.
 Notice = Callable[[str], "str | None"]
 

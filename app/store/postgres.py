@@ -30,7 +30,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.util import greenlet_spawn
 
 from ..db import describe_error, json_text
-from .actions import BUMP_KEYS, ROW_KEYS, ActionStore, Notice, Pending
+from .actions import ActionStore, Notice, Pending, check_shapes
 
 log = logging.getLogger("osaka.commits")
 #: The notification channel (app/live/pg_fanout.py listens on it).
@@ -81,9 +81,7 @@ class PostgresStore(ActionStore):
     async def store(self, batch: list[Pending]) -> list[bool]:
         import asyncpg  # noqa: PLC0415 - only with PostgreSQL
         batch.sort(key=lambda p: p.row["room_id"])
-        for p in batch:
-            if tuple(p.row) != ROW_KEYS or tuple(p.bump) != BUMP_KEYS:
-                raise ValueError(f"an action of room {p.code} has columns this store does not know")
+        check_shapes(batch)
         if not any(p.bot is not None for p in batch):
             try:
                 stored = await self._run(batch)

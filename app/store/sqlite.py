@@ -36,7 +36,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from ..db import SQLITE_BUSY_TIMEOUT_MS, SQLITE_PRAGMAS
 from ..models import Seat
-from .actions import BUMP_VERSION, INSERT_ACTION, ActionStore, Pending
+from .actions import BUMP_VERSION, INSERT_ACTION, ROW_KEYS, ActionStore, Pending, check_shapes
 
 log = logging.getLogger("osaka.commits")
 #: `_store_batch`'s answer when the write lock is held elsewhere (nothing was stored).
@@ -69,12 +69,13 @@ class SqliteStore(ActionStore):
         self.writer = SqliteWriter(sqlite_file(engine) if own_connection else None)
         self.transactions = 0
         self._bump = _DriverStatement(BUMP_VERSION, engine.dialect, None)
-        self._adds: dict[tuple, _DriverStatement] = {}
+        self._add = _DriverStatement(INSERT_ACTION, engine.dialect, list(ROW_KEYS))
         self._closed = False
 
     async def store(self, batch: list[Pending]) -> list[bool]:
         if self._closed:
             raise RuntimeError("the action store is closed")
+        check_shapes(batch)
         batch.sort(key=lambda p: p.row["room_id"])
         try:
             if await self._transaction(batch):
@@ -87,12 +88,7 @@ class SqliteStore(ActionStore):
         """`batch` in one transaction → True committed, False rolled back (a conflict)."""
         if self.writer.connection() is None:
             return await self._through_pool(batch)
-        keys = tuple(batch[0].row)
-        if any(tuple(p.row) != keys for p in batch):
-            return all([await self._transaction([p]) for p in batch])  # (never: one shape)
-        add = self._adds.get(keys)
-        if add is None:
-            add = self._adds[keys] = _DriverStatement(INSERT_ACTION, self.engine.dialect, list(keys))
+        add = self._add
         args = (_bot_checks(batch), self._bump.sql, self._bump.rows([p.bump for p in batch]),
                 add.sql, add.rows([p.row for p in batch]))
         stored = self.writer.store(*args)
@@ -161,8 +157,7 @@ class SqliteWriter:
     def _open(self, timeout_s: float, **kwargs: Any) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, timeout=timeout_s, isolation_level=None, **kwargs)
         try:
-            for pragma in (*SQLITE_PRAGMAS, "wal_autocheckpoint=0"):  # the pool's, but no checkpoint
-                db.execute(f"PRAGMA {pragma}")
+            _set_pragmas(db)
         except BaseException:
             db.close()
             raise
@@ -181,8 +176,7 @@ class SqliteWriter:
                     self._usable = False  # app/db.py sets WAL on every connection of the pool
                     db.close()
                     return None
-                for pragma in (*SQLITE_PRAGMAS, "wal_autocheckpoint=0"):  # the pool's, but no checkpoint on the loop
-                    db.execute(f"PRAGMA {pragma}")
+                _set_pragmas(db)
             except sqlite3.Error:
                 db.close()
                 self._usable = False
@@ -237,6 +231,12 @@ class SqliteWriter:
             if db is not None:
                 db.close()
         self._checkpoint_db = self._waiting_db = self.db = None
+
+
+def _set_pragmas(db: sqlite3.Connection) -> None:
+    """The pool's pragmas (app/db.py), but no checkpoint on the writer's connections."""
+    for pragma in (*SQLITE_PRAGMAS, "wal_autocheckpoint=0"):
+        db.execute(f"PRAGMA {pragma}")
 
 
 class _DriverStatement:
