@@ -13,7 +13,9 @@ waits: its busy timeout is 0. Without a hand-off to a thread a batch of one acti
 0.15 ms less of the server's CPU (docs/performance.md); SQLite's own work for it is ~20 µs. When
 another connection holds the write lock (a session of the pool, an `osaka` command) the same
 transaction runs in a worker thread on the writer's waiting connection, whose busy timeout is
-the pool's, so the loop never waits for a lock. The writer's connection checkpoints nothing
+the pool's, once the pool's one connection is checked out (its queue, not SQLite's polling busy
+handler, waits for this process's sessions), so the loop never waits for a lock. The writer's
+connection checkpoints nothing
 itself (`wal_autocheckpoint=0`: no fsync on the loop): every `CHECKPOINT_EVERY` actions a
 passive checkpoint runs in a worker thread.
 
@@ -33,6 +35,7 @@ from typing import Any
 
 from sqlalchemy import bindparam, exc, select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.util import greenlet_spawn
 
 from ..db import SQLITE_BUSY_TIMEOUT_MS, SQLITE_PRAGMAS
 from ..models import Seat
@@ -93,7 +96,14 @@ class SqliteStore(ActionStore):
                 add.sql, add.rows([p.row for p in batch]))
         stored = self.writer.store(*args)
         if stored is BUSY:
-            stored = await asyncio.to_thread(self.writer.store_waiting, *args)
+            # Held first: the pool's one connection (its FIFO queue hands it over the moment the
+            # session holding the lock is done; SQLite's busy handler would poll, sleeping up to
+            # 100 ms between tries: app/db.py). Then only another process can hold the lock.
+            raw = await self.engine.raw_connection()
+            try:
+                stored = await asyncio.to_thread(self.writer.store_waiting, *args)
+            finally:
+                await greenlet_spawn(raw.close)  # back to the pool (app/db.py: no ROLLBACK when none is open)
         if stored is True:
             self.transactions += 1
             self.writer.stored(len(batch))
