@@ -15,9 +15,8 @@ another connection holds the write lock (a session of the pool, an `osaka` comma
 transaction runs in a worker thread on the writer's waiting connection, whose busy timeout is
 the pool's, once the pool's one connection is checked out (its queue, not SQLite's polling busy
 handler, waits for this process's sessions), so the loop never waits for a lock. The writer's
-connection checkpoints nothing
-itself (`wal_autocheckpoint=0`: no fsync on the loop): every `CHECKPOINT_EVERY` actions a
-passive checkpoint runs in a worker thread.
+connection checkpoints nothing itself (`wal_autocheckpoint=0`: no fsync on the loop): every
+`CHECKPOINT_EVERY` actions a passive checkpoint runs in a worker thread.
 
 A database that is not a plain file (in memory, a `file:` URI) cannot have a second connection
 that sees it: there the same statements run through SQLAlchemy on the pool's connection.
