@@ -19,7 +19,7 @@ SQLITE_BUSY_TIMEOUT_MS = 30_000
 #: https://www.sqlite.org/pragma.html#pragma_journal_size_limit
 SQLITE_WAL_LIMIT_BYTES = 64 * 2 ** 20
 #: What every connection to a SQLite file sets (the pool's, below, and the group commit's own,
-#: app/live/direct_commits.py): foreign keys on; WAL + NORMAL survives a killed process; the WAL
+#: app/store/sqlite.py): foreign keys on; WAL + NORMAL survives a killed process; the WAL
 #: size limit above. https://www.sqlite.org/pragma.html
 SQLITE_PRAGMAS = ("foreign_keys=ON", "synchronous=NORMAL", f"journal_size_limit={SQLITE_WAL_LIMIT_BYTES}")
 RETRY_AFTER_S = 5  # `Retry-After` of a 503 `unavailable` (the database cannot be reached)
@@ -56,8 +56,8 @@ def make_engine(url: str) -> AsyncEngine:
             # time anyway; with several connections the losers poll SQLite's busy handler, which
             # sleeps 1..100 ms between tries (seconds of tail latency under load, see
             # docs/performance.md). The pool's FIFO queue hands the connection over at once.
-            # (The group commit has a connection of its own that never waits for a lock:
-            # app/live/direct_commits.py, SqliteWriter.)
+            # (The action store has a connection of its own that never waits for a lock:
+            # app/store/sqlite.py, SqliteWriter.)
             kwargs.update(pool_size=1, max_overflow=0, pool_timeout=SQLITE_BUSY_TIMEOUT_MS / 1000)
         # No ROLLBACK for a connection that comes back without a transaction open (the
         # group commit's, every committed session's): the reset event below rolls back only
@@ -106,7 +106,7 @@ def make_engine(url: str) -> AsyncEngine:
             # aiosqlite's thread, which is idle while the pool holds the connection).
             if state.terminate_only or state.transaction_was_reset or not state.asyncio_safe:
                 return
-            if dbapi_conn.driver_connection._conn.in_transaction:
+            if dbapi_conn.driver_connection.in_transaction:
                 dbapi_conn.rollback()
 
         @event.listens_for(engine.sync_engine, "begin")
@@ -168,6 +168,17 @@ def database_unavailable(error: BaseException) -> bool:
 
 #: SQLSTATE classes of an unreachable database (see `database_unavailable`).
 _OUTAGE_SQLSTATES = ("08", "57P")
+
+
+def describe_error(error: BaseException) -> str:
+    """`Type: message` of the driver's error (SQLAlchemy's `orig`, else `error` itself) on one
+    line, at most 200 characters of its message: what a warning about a broken or unreachable
+    database says instead of a traceback."""
+    inner = getattr(error, "orig", None) or error
+    text = " ".join(str(inner).split())
+    if len(text) > 200:
+        text = text[:197] + "..."
+    return f"{type(inner).__name__}: {text}" if text else type(inner).__name__
 
 
 def error_chain(error: BaseException):

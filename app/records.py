@@ -14,15 +14,16 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import delete, exists, select
+import orjson
+from sqlalchemy import Text, cast, delete, exists, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import selectinload, undefer
+from sqlalchemy.orm import undefer
 
 import engine
 
 from .refusals import Refusal
-from .models import ActionRow, GameRow, Room
+from .models import ActionRow, GameRow, Room, Seat
 from .rooms import iso
 
 FORMAT = "traders-of-osaka-record"
@@ -34,7 +35,12 @@ def _players(room: Room) -> list[dict]:
     player added by the host (no person's token) is named as the table names it, "Computer
     (easy)", or "Computer 3 (easy)" (its seat number) when there are several; a person keeps
     their name, with `bot_level` set when a computer player held their seat at the end."""
-    seats = sorted(room.seats, key=lambda s: s.seat)
+    return _players_of(room.seats)
+
+
+def _players_of(seats) -> list[dict]:
+    """`_players` of the seats (anything with .seat, .name, .bot_level, .token_hash)."""
+    seats = sorted(seats, key=lambda s: s.seat)
     computers = [s for s in seats if s.bot_level and s.token_hash is None]
     def name(s) -> str:
         if s not in computers:
@@ -58,6 +64,27 @@ async def _current_state(session: AsyncSession, room: Room) -> dict:
     return await session.scalar(select(Room.state).where(Room.id == room.id))
 
 
+async def _stored_log(session: AsyncSession, room_id: int) -> tuple[list[dict], datetime | None]:
+    """The room's action rows as a record's log, with each row's `action` and `events` as their
+    stored JSON text (`orjson.Fragment`: written into the packed log as they are, never parsed
+    here; the stored text is the engine's serializer's, app/db.py `json_text`), and the time of
+    the last action (None without any)."""
+    a = ActionRow.__table__
+    rows = (await session.execute(select(a.c.version, a.c.seat, a.c.action_id, cast(a.c.action, Text),
+                                         cast(a.c.events, Text), a.c.created_at)
+                                  .where(a.c.room_id == room_id).order_by(a.c.version))).all()
+    fragment = orjson.Fragment
+    log = [{"version": version, "seat": seat, "action_id": action_id, "action": fragment(action),
+            "events": fragment(events), "at": iso(at)}
+           for version, seat, action_id, action, events, at in rows]
+    return log, (rows[-1][5].replace(microsecond=0) if rows else None)
+
+
+async def _stored_state(session: AsyncSession, room: Room) -> orjson.Fragment:
+    """The room's state snapshot as its stored JSON text (`orjson.Fragment`, not parsed)."""
+    return orjson.Fragment(await session.scalar(select(cast(Room.state, Text)).where(Room.id == room.id)))
+
+
 def _stamp(ts) -> str | None:
     return None if ts is None else iso(ts)
 
@@ -72,25 +99,28 @@ async def finished_game_values(session: AsyncSession, room: Room) -> dict | None
     """The room's finished current game as the values of its `games` row, or None when that row
     exists already (`compact_finished` stored it): number = `room.game_no`, the players as
     seated at the end, the action log with times and events, the final state. Read before the
-    rematch's UPDATE clears the room's game columns; `store_game` inserts it."""
+    rematch's UPDATE clears the room's game columns; `store_game` inserts it. The JSON of the
+    log's actions and events and of the final state is passed on as its stored text
+    (`_stored_log`): a game's log is written without being parsed (about 200 actions)."""
     if await _archived_number(session, room):
         return None
-    log = await _current_log(session, room)
-    ended = datetime.fromisoformat(log[-1]["at"].rstrip("Z")) if log else None
+    log, ended = await _stored_log(session, room.id)
     return {"room_id": room.id, "number": room.game_no, "rules_version": room.rules_version,
             "seed": room.seed, "num_players": room.num_players, "players": _players(room), "log": log,
-            "final_state": await _current_state(session, room), "started_at": room.started_at,
+            "final_state": await _stored_state(session, room), "started_at": room.started_at,
             "ended_at": ended}
 
 
-async def store_game(session: AsyncSession, values: dict) -> None:
+async def store_game(session: AsyncSession, values: dict) -> bool:
     """Insert a finished game's `games` row (`finished_game_values`) unless the room already
     has one of that number: the rematch and `compact_finished` may cross (two processes on
     PostgreSQL), and both build the same row from the same action rows, so the first one
-    stored stays (`INSERT … ON CONFLICT (room_id, number) DO NOTHING`)."""
+    stored stays (`INSERT … ON CONFLICT (room_id, number) DO NOTHING`). → True when this call
+    inserted it."""
     insert = postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert
-    await session.execute(insert(GameRow).values(**values)
-                          .on_conflict_do_nothing(index_elements=["room_id", "number"]))
+    result = await session.execute(insert(GameRow).values(**values)
+                                   .on_conflict_do_nothing(index_elements=["room_id", "number"]))
+    return result.rowcount == 1
 
 
 async def drop_current_log(session: AsyncSession, room: Room) -> None:
@@ -103,25 +133,33 @@ async def compact_finished(session: AsyncSession, room_id: int) -> bool:
     and delete its action rows, which a finished game no longer needs (docs/performance.md
     "Stored size of a game": ~51 KB → ~11 KB for a four-player game on SQLite). The room stays
     `over` with its snapshot; the table is loaded from the snapshot and this row's log
-    (app/live/store.py `read_log`), records and replays read the row. → True when this call
+    (app/store/games.py `read_log`), records and replays read the row. → True when this call
     compacted it; False when the room is not over, is gone, or was compacted already.
 
-    Meant for the end of a game, under the room's lock (the caller commits): six statements,
-    10–20 ms with the session and commit on the shared 2-core VM (packing ~1 ms of it), once
-    per game, nothing for any other action. Safe against a crossing
-    rematch: the row is inserted only if missing (`store_game`), and the action rows are
-    deleted only while the room is still over at that game (a rematch that won meanwhile has
-    archived and dropped them)."""
-    room = await session.scalar(select(Room).where(Room.id == room_id).options(selectinload(Room.seats))
-                                .execution_options(populate_existing=True))
-    if room is None or room.status != "over" or room.seed is None:
+    Meant for the end of a game, under the room's lock (the caller commits): four statements
+    (the room with its seats and its snapshot's text; the log; the row's INSERT; the DELETE),
+    once per game, nothing for any other action. The stored JSON of the actions, events and
+    final state goes into the row as its text, unparsed (`_stored_log`). Safe against a
+    crossing rematch: the row is inserted only if missing (`store_game`: then this call stops
+    there), and the action rows are deleted only while the room is still over at that game (a
+    rematch that won meanwhile has archived and dropped them)."""
+    r, s = Room.__table__, Seat.__table__
+    rows = (await session.execute(
+        select(r.c.status, r.c.seed, r.c.game_no, r.c.rules_version, r.c.num_players, r.c.started_at,
+               cast(r.c.state, Text).label("state"), s.c.seat, s.c.name, s.c.bot_level, s.c.token_hash)
+        .select_from(r.outerjoin(s, s.c.room_id == r.c.id)).where(r.c.id == room_id))).all()
+    if not rows or rows[0].status != "over" or rows[0].seed is None:
         return False
-    values = await finished_game_values(session, room)
-    if values is None:
-        return False
-    await store_game(session, values)
-    still_over = exists().where(Room.id == room.id, Room.status == "over", Room.game_no == room.game_no)
-    await session.execute(delete(ActionRow).where(ActionRow.room_id == room.id, still_over))
+    room = rows[0]
+    log, ended = await _stored_log(session, room_id)
+    values = {"room_id": room_id, "number": room.game_no, "rules_version": room.rules_version,
+              "seed": room.seed, "num_players": room.num_players,
+              "players": _players_of([row for row in rows if row.seat is not None]), "log": log,
+              "final_state": orjson.Fragment(room.state), "started_at": room.started_at, "ended_at": ended}
+    if not await store_game(session, values):
+        return False  # compacted already (or archived by a rematch that crossed)
+    still_over = exists().where(Room.id == room_id, Room.status == "over", Room.game_no == room.game_no)
+    await session.execute(delete(ActionRow).where(ActionRow.room_id == room_id, still_over))
     return True
 
 

@@ -19,7 +19,7 @@ from sqlalchemy.orm import selectinload
 import engine
 
 from .refusals import Refusal
-from .live.store import start_values
+from .store.games import start_values
 from .models import Room, Seat, utcnow
 from .names import check_name
 from .security import hash_token, new_room_code, new_token, normalize_code, token_matches

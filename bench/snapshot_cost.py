@@ -27,8 +27,8 @@ sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
 from app.db import make_engine  # noqa: E402
-from app.live import store  # noqa: E402
-from app.live.fanout import BUMP_VERSION  # noqa: E402
+from app.store import games as store  # noqa: E402
+from app.store.actions import BUMP_VERSION  # noqa: E402
 from app.migrate import upgrade  # noqa: E402
 from app.models import ActionRow, utcnow  # noqa: E402
 from sqlalchemy import bindparam, insert, text, update  # noqa: E402

@@ -29,7 +29,7 @@ from ..logs import action_kind, log_event
 from ..models import ActionRow, utcnow
 from ..refusals import Refusal
 from .. import records, rooms as R
-from . import store
+from ..store import games as store
 from .broadcast import Broadcaster
 from .chat import Chat
 from .commits import Committer, Pending
@@ -174,7 +174,7 @@ class Actions:
             new_version = table.version + 1
             clock = store.clock_values(new_state, table.turn_limit_s)
             # Several processes: the seat's controller is checked again in the storing
-            # transaction, with its row locked (commits.py), so a take-back committed by another
+            # transaction, with its row locked (app/store/), so a take-back committed by another
             # process at any moment before is seen.
             pending = Pending(table.code, *self._rows(held, seat, action_id, parsed.to_json(), new_state, events,
                                                       clock),
@@ -237,7 +237,7 @@ class Actions:
         chose the action? One process: the table knows (every seat change here goes through
         this lock and refreshes `Table.bot_levels`). Several processes (PostgreSQL): a seat may
         change in another one at any moment, so this is decided in the storing transaction
-        instead, against the seat's row (`Pending.bot`, commits.py): True here."""
+        instead, against the seat's row (`Pending.bot`, app/store/): True here."""
         if self.fanout.shared:
             return True
         return bool(held.table.bot_levels) and held.table.bot_levels.get(seat) == level
@@ -252,9 +252,9 @@ class Actions:
     def _rows(held: Held, seat: int, action_id: str, action: dict, new_state,
               events: list[dict], clock: dict) -> tuple[dict, dict]:
         """The action's row and its version move (with the new state's snapshot and the next
-        decision's `clock`, turn_at and deadline_at: store.py) →
-        (row, bump) of `Pending` (commits.py: the group commit; the fan-out tells the other
-        processes on commit)."""
+        decision's `clock`, turn_at and deadline_at: app/store/games.py) →
+        (row, bump) of `Pending` (app/store/actions.py; stored through the group commit,
+        commits.py; the other processes hear of it on commit)."""
         table = held.table
         row = {"room_id": table.room_id, "version": table.version + 1, "action_id": action_id,
                "seat": seat, "action": action, "events": events, "created_at": utcnow()}

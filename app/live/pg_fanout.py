@@ -4,8 +4,9 @@ Every process LISTENs on the channel `osaka_rooms` on one dedicated asyncpg conn
 (`asyncpg.Connection.add_listener`, https://magicstack.github.io/asyncpg/current/api/index.html).
 A process that changes a room sends `pg_notify('osaka_rooms', payload)`:
 
-- an action: inside the action's own transaction (the version UPDATE's RETURNING), so the
-  notification is delivered only if, and when, the action commits
+- an action: inside the action's own statement (the version UPDATE's RETURNING, written by
+  app/store/postgres.py with `action_notice`'s payload), so the notification is delivered only
+  if, and when, the action commits
   (https://www.postgresql.org/docs/current/sql-notify.html);
 - a room change (created, joined, a computer player added, the start, a seat handed to a
   computer player), a presence change and a chat message: right after that change committed,
@@ -36,20 +37,18 @@ import secrets
 import time
 from typing import Callable
 
-from sqlalchemy import bindparam, func, literal, text
+from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from .fanout import BUMP_VERSION, Fanout, RemoteBatch, describe_error
+from ..db import describe_error
+from ..store.postgres import CHANNEL
+from .fanout import Fanout, RemoteBatch
 
 log = logging.getLogger("osaka.fanout")
-CHANNEL = "osaka_rooms"
 KEEPALIVE_S = 10.0        # the listener checks its connection this often
 RECONNECT_MAX_S = 10.0    # backoff cap between reconnect attempts
 LISTEN_APP_NAME = "osaka-listen"  # application_name of the LISTEN connection (pg_stat_activity)
 
-# An action's version UPDATE with `pg_notify` in its RETURNING: one row when the version moved,
-# and the notification is sent only when the action commits.
-_BUMP_VERSION_NOTIFY = BUMP_VERSION.returning(func.pg_notify(literal(CHANNEL), bindparam("notify_payload")))
 # Notifications in one statement, in the order of the array (`notify`): on the LISTEN connection
 # (asyncpg, autocommit) and, while it is not connected, in a transaction of the pool's.
 _NOTIFY_MANY = f"SELECT pg_notify('{CHANNEL}', p) FROM unnest($1::text[]) AS p"
@@ -62,7 +61,7 @@ def asyncpg_dsn(database_url: str) -> str:
 
 
 class PgFanout(Fanout):
-    """LISTEN/NOTIFY for one process: `bump_version` / `notify` to send, `run` to listen,
+    """LISTEN/NOTIFY for one process: `action_notice` / `notify` to send, `run` to listen,
     `process` to catch up with what was heard (`on_remote`)."""
 
     shared = True
@@ -127,11 +126,6 @@ class PgFanout(Fanout):
     def action_notice(self, code: str) -> str:
         """The payload an action of room `code` notifies on commit (kind `g`)."""
         return self.payload("g", code)
-
-    async def bump_version(self, session: AsyncSession, code: str, params: dict) -> bool:
-        """The version UPDATE with the action's notification in its RETURNING (Fanout)."""
-        params = {**params, "notify_payload": self.action_notice(code)}
-        return len((await session.execute(_BUMP_VERSION_NOTIFY, params)).all()) == 1
 
     async def notify(self, kind: str, code: str, seats: set[int] | frozenset[int] | None = None) -> None:
         """Tell the others (after a commit); returns once sent, never raises. Every notification

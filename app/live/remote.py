@@ -15,7 +15,7 @@ import logging
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from . import store
+from ..store import games as store
 from .broadcast import Broadcaster
 from .chat import Chat
 from .hub import Hub

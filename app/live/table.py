@@ -2,7 +2,7 @@
 
 The database is the truth: before each action the table catches up with any actions another
 process committed (`Table.sync`) by reading the room's stored snapshot and the new log rows
-(app/live/store.py). Nothing is replayed through the engine: a table holds exactly what was
+(app/store/games.py). Nothing is replayed through the engine: a table holds exactly what was
 committed, whichever process or release committed it.
 """
 from __future__ import annotations
@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 import engine
 
 from ..models import Room, utcnow
-from . import store
+from ..store import games as store
 
 log = logging.getLogger("osaka.table")
 

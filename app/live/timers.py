@@ -10,7 +10,7 @@ deadline (one indexed query; `due`) and lets a computer player (`actions.TIMEOUT
 for that seat (`expire`). That decision goes through `Actions.act` like any other, at the
 version the deadline belongs to, with a `timed_out` event first in its events (the log says
 so). The person's own decision and the time-out both move the room from that version with
-`UPDATE rooms … WHERE version = :v` (the commit, fanout.BUMP_VERSION), so exactly one of them
+`UPDATE rooms … WHERE version = :v` (the commit, app/store/actions.py BUMP_VERSION), so exactly one of them
 counts, in one process or several (PostgreSQL: each process may try, one commits). After
 `actions.TIMEOUTS_BEFORE_HANDOVER` time-outs of one seat in a row a computer player plays the
 seat until its player takes it back (`DELETE /api/rooms/{code}/seats/{seat}/bot`, or a new

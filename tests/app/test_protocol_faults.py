@@ -130,7 +130,7 @@ def test_sockets_over_the_address_limit_are_refused_with_4429(server_factory):
 def test_a_bot_action_is_not_stored_once_another_process_took_the_seat_back(server_factory, migrated_url):
     """Several processes (PostgreSQL): a person may take a computer player's seat back through
     another process at any moment, which no room lock here orders. A computer player's action
-    carries its seat and level into the storing transaction (`Pending.bot`, commits.py), which
+    carries its seat and level into the storing transaction (`Pending.bot`, app/store/), which
     reads the seat's row with a share lock: here the take-back is an open transaction of
     "another process" when the action is committed; once it commits, the action is refused
     (`not_a_bot`), nothing is stored and the room stays at its version. (Without the check the
@@ -140,7 +140,7 @@ def test_a_bot_action_is_not_stored_once_another_process_took_the_seat_back(serv
 
     import engine as game
     from app.db import make_engine
-    from app.live import store
+    from app.store import games as store
     from app.live.commits import Committer, Pending
     from app.live.fanout import LocalFanout
     from app.models import ActionRow, Room, Seat, utcnow

@@ -1,10 +1,10 @@
-"""The action the group-commit tests store (app/live/commits.py, direct_commits.py): a row and a
+"""The action the group-commit tests store (app/store/): a row and a
 version move with JSON that checks the stored text (non-ASCII, U+2028, nested, null, a float)."""
 from __future__ import annotations
 
 from datetime import datetime
 
-from app.live.commits import Pending
+from app.store.actions import Pending
 
 STATE = {"phase": "play", "hands": [[1, 2], [3]], "note": "ü€\u2028", "nested": {"3": None, "x": 1.5}}
 

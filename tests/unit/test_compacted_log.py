@@ -1,5 +1,5 @@
 """A finished game compacted at its end (app/records.py `compact_finished`) is loaded from the
-same log as before (app/live/store.py): `read_log` and, on PostgreSQL, `read_logs` give the
+same log as before (app/store/games.py): `read_log` and, on PostgreSQL, `read_logs` give the
 same rows, whole or from any version on; the record is the same; a gap in the action rows of
 a game that is not compacted still raises. On SQLite and PostgreSQL."""
 from __future__ import annotations
@@ -15,7 +15,7 @@ from sqlalchemy.orm import selectinload
 
 import engine
 from app.db import make_engine, make_sessionmaker
-from app.live import store
+from app.store import games as store
 from app.models import ActionRow, GameRow, Room, Seat, utcnow
 from app.records import compact_finished, game_record
 

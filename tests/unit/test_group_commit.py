@@ -1,9 +1,8 @@
-"""The group commit on SQLite in one process (app/live/commits.py, direct_commits.py): the batch
-straight to the driver, on the writer's own connection on the loop's thread. The rows must be
-stored exactly as the SQLAlchemy way stores them, a write lock held by another connection must
-neither block the loop nor lose an action (the batch goes the pool's way, one hand-off to
-aiosqlite's thread), a lost version check must still go the SQLAlchemy way, and the writer's
-checkpoints run off the loop."""
+"""The group commit on SQLite in one process (app/live/commits.py, app/store/sqlite.py): the
+batch straight to the driver, on the writer's own connection on the loop's thread. The rows must
+be stored exactly as the SQLAlchemy way stores them, a write lock held by another connection must
+neither block the loop nor lose an action (the batch waits in a worker thread), a lost version
+check must store the winner alone, and the writer's checkpoints run off the loop."""
 from __future__ import annotations
 
 import asyncio
@@ -17,7 +16,7 @@ from sqlalchemy import insert, select, text
 
 from app.db import SQLITE_WAL_LIMIT_BYTES, make_engine
 from app.live.commits import Committer
-from app.live.direct_commits import CHECKPOINT_EVERY, sqlite_file
+from app.store.sqlite import CHECKPOINT_EVERY, SqliteStore, sqlite_file
 from app.live.fanout import LocalFanout
 from app.models import ActionRow, Room
 from commit_rows import pending
@@ -49,7 +48,7 @@ async def _store_all(url: str, driver: bool) -> tuple[list[tuple], Committer]:
         ids = await _rooms(db, 3)
         committer = Committer(db, LocalFanout())
         if not driver:
-            committer._sqlite = None  # the SQLAlchemy way
+            committer.store = SqliteStore(db, own_connection=False)  # the SQLAlchemy way
         at = datetime(2026, 11, 30, 21, 5, 7, 120)
         for version in range(2):  # one batch of three rooms, twice
             ok = await asyncio.gather(*(committer.commit(pending(i, version, at)) for i in ids))
@@ -77,9 +76,9 @@ def test_the_driver_stores_the_same_text_as_sqlalchemy(migrated_template, tmp_pa
 
 def test_a_write_lock_elsewhere_neither_blocks_the_loop_nor_loses_the_action(sqlite_url):
     """Another connection (an `osaka` command, say) holds the write lock: the writer does not
-    wait for it on the loop; the batch goes the pool's way and waits in aiosqlite's thread (the
-    busy timeout), in ONE hand-off, while the event loop keeps running; the action is stored
-    once the lock is gone."""
+    wait for it on the loop; the batch waits in a worker thread (the pool's busy timeout) while
+    the event loop keeps running, and the pool's connection takes no part; the action is stored
+    once the lock is gone, in one transaction."""
     path = sqlite_url.split("///", 1)[1]
 
     async def scenario():
@@ -89,9 +88,7 @@ def test_a_write_lock_elsewhere_neither_blocks_the_loop_nor_loses_the_action(sql
             seen: list[str] = []
             async with db.connect() as conn:  # the pool's one connection
                 driver = (await conn.get_raw_connection()).driver_connection
-                driver._conn.set_trace_callback(seen.append)
-                handoffs = _CountingQueue(driver._tx)
-                driver._tx = handoffs
+                await driver.set_trace_callback(seen.append)
             committer = Committer(db, LocalFanout())
             other = sqlite3.connect(path, isolation_level=None)
             other.execute("BEGIN IMMEDIATE")
@@ -104,7 +101,7 @@ def test_a_write_lock_elsewhere_neither_blocks_the_loop_nor_loses_the_action(sql
             other.execute("COMMIT")
             other.close()
             assert await asyncio.wait_for(storing, 30) is True
-            assert handoffs.count == 1 and _kinds(seen) == ["BEGIN", "UPDATE", "INSERT", "COMMIT"]
+            assert seen == [] and committer.batches == 1
             await committer.close()
             async with db.connect() as conn:
                 assert await conn.scalar(select(Room.version).where(Room.id == room)) == 1
@@ -140,17 +137,6 @@ def test_a_lost_version_check_goes_the_sqlalchemy_way(sqlite_url):
     asyncio.run(scenario())
 
 
-class _CountingQueue:
-    """Stands in front of an aiosqlite connection's queue to its thread, counting what is put."""
-
-    def __init__(self, queue):
-        self.queue, self.count = queue, 0
-
-    def put_nowait(self, item) -> None:
-        self.count += 1
-        self.queue.put_nowait(item)
-
-
 def _kinds(statements: list[str]) -> list[str]:
     """The first word of each traced statement, runs of one word counted once (SQLite may trace
     a statement twice when it prepares it again; executemany traces every row)."""
@@ -175,15 +161,13 @@ def test_a_batch_is_one_transaction_and_the_pool_sends_no_rollback_after_it(sqli
             seen: list[str] = []
             async with db.connect() as conn:  # the pool's one connection, for what follows
                 driver = (await conn.get_raw_connection()).driver_connection
-                driver._conn.set_trace_callback(seen.append)
-                handoffs = _CountingQueue(driver._tx)  # calls handed to aiosqlite's thread
-                driver._tx = handoffs
+                await driver.set_trace_callback(seen.append)
             committer = Committer(db, LocalFanout())
             written: list[str] = []
-            committer._sqlite.writer.connection().set_trace_callback(written.append)
+            committer.store.writer.connection().set_trace_callback(written.append)
             at = datetime(2026, 11, 30, 21, 5, 7)
             assert await asyncio.gather(*(committer.commit(pending(i, 0, at)) for i in ids)) == [True] * 3
-            assert handoffs.count == 0 and seen == []  # the pool's connection took no part
+            assert seen == []  # the pool's connection took no part
             assert committer.batches == 1
             await committer.close()
             assert _kinds(written) == ["BEGIN", "UPDATE", "INSERT", "COMMIT"]
@@ -217,7 +201,7 @@ def test_the_writer_checkpoints_in_a_worker_thread_and_stays_on_the_loops_thread
         try:
             ids = await _rooms(db, 8)
             committer = Committer(db, LocalFanout())
-            writer = committer._sqlite.writer
+            writer = committer.store.writer
             assert writer.connection().execute("PRAGMA wal_autocheckpoint").fetchone() == (0,)
             # the WAL is cut back after it starts over, on this connection as on the pool's
             limit = writer.db.execute("PRAGMA journal_size_limit").fetchone()[0]
@@ -259,7 +243,7 @@ def test_a_batch_that_sqlite3_cannot_bind_leaves_no_transaction_open(sqlite_url)
             at = datetime(2026, 1, 1)
             with pytest.raises(UnicodeEncodeError):
                 await committer.commit(pending(room, 0, at, action_id="\ud800"))
-            assert not committer._sqlite.writer.db.in_transaction
+            assert not committer.store.writer.db.in_transaction
             other = sqlite3.connect(path, isolation_level=None, timeout=0)
             other.execute("BEGIN IMMEDIATE")  # free at once
             other.execute("ROLLBACK")

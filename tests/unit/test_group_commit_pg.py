@@ -1,8 +1,8 @@
-"""The group commit on PostgreSQL (app/live/commits.py `_PG_STORE`): a batch is one statement on
-a connection the writer keeps. It must store exactly what the SQLAlchemy way stores, send each
+"""The group commit on PostgreSQL (app/store/postgres.py): a batch is one statement on
+a connection the writer keeps. It must store exactly what SQLAlchemy's statements store, send each
 stored action's notification and no other, answer a lost version check with False without
-touching the winners, and fall back to the SQLAlchemy way on a unique-constraint violation and
-on a broken connection."""
+touching the winners, store one action at a time on a unique-constraint violation and go on
+on another connection when the kept one broke."""
 from __future__ import annotations
 
 import asyncio
@@ -15,7 +15,9 @@ from sqlalchemy import insert, select, text
 
 from app.db import make_engine, make_sessionmaker
 from app.live.commits import Committer
-from app.live.pg_fanout import CHANNEL, PgFanout, asyncpg_dsn
+from app.live.pg_fanout import PgFanout, asyncpg_dsn
+from app.store.actions import BUMP_VERSION, INSERT_ACTION
+from app.store.postgres import CHANNEL
 from app.models import ActionRow, Room
 from commit_rows import pending
 
@@ -70,23 +72,26 @@ def test_one_statement_stores_what_the_sqlalchemy_way_stores(private_migrated_ur
             stored = []
             for one_statement in (True, False):
                 rooms = await _rooms(db, 3)
-                committer = Committer(db, _fanout(url, db))
-                if not one_statement:
-                    committer._pg = None  # the SQLAlchemy way
                 at = datetime(2026, 11, 30, 21, 5, 7, 120)
+                if not one_statement:  # SQLAlchemy's own statements (the reference)
+                    for version in range(2):
+                        batch = [pending(i, version, at, code=c) for i, c in rooms.items()]
+                        async with db.begin() as conn:
+                            await conn.execute(BUMP_VERSION, [p.bump for p in batch])
+                            await conn.execute(INSERT_ACTION, [p.row for p in batch])
+                    stored.append(await _stored(db, rooms))
+                    continue
+                committer = Committer(db, _fanout(url, db))
                 kept = []
                 for version in range(2):  # one batch of three rooms, twice
                     ok = await asyncio.gather(*(committer.commit(pending(i, version, at, code=c))
                                                 for i, c in rooms.items()))
                     assert ok == [True, True, True]
-                    kept.append(committer._pg.conn if committer._pg else None)
-                if one_statement:
-                    assert committer.batches == 2 and committer.stored == 6  # one statement per batch
-                    assert kept[0] is not None and kept[0] is kept[1]      # on one kept connection
-                else:
-                    assert kept == [None, None]
+                    kept.append(committer.store.conn)
+                assert committer.batches == 2 and committer.stored == 6  # one statement per batch
+                assert kept[0] is not None and kept[0] is kept[1]      # on one kept connection
                 await committer.close()
-                assert committer._pg is None or committer._pg.conn is None
+                assert committer.store.conn is None
                 stored.append(await _stored(db, rooms))
             assert stored[0] == stored[1]
             assert stored[0][0][:2] == (2, "playing") and len(stored[0]) == 3 + 6
@@ -132,7 +137,7 @@ def test_a_lost_version_check_stores_nothing_of_it_and_the_winners_notify(privat
     asyncio.run(scenario())
 
 
-def test_a_unique_violation_and_a_broken_connection_go_the_sqlalchemy_way(private_migrated_url):
+def test_a_unique_violation_is_decided_one_by_one_and_a_broken_connection_is_replaced(private_migrated_url):
     url = private_migrated_url
 
     async def scenario():
@@ -143,13 +148,13 @@ def test_a_unique_violation_and_a_broken_connection_go_the_sqlalchemy_way(privat
             committer = Committer(db, _fanout(url, db))
             at = datetime(2026, 1, 1)
             assert await committer.commit(pending(a, 0, at, code=ca, action_id="same")) is True
-            first = committer._pg.conn
+            first = committer.store.conn
             # Room a's next action reuses that (seat, id): the statement fails as a whole, and
             # one transaction per action stores b's and refuses a's.
             ok = await asyncio.gather(committer.commit(pending(a, 1, at, code=ca, action_id="same")),
                                       committer.commit(pending(b, 0, at, code=cb)))
             assert ok == [False, True]
-            assert committer._pg.conn is first  # a refusal is no reason to drop the connection
+            assert committer.store.conn is first  # a refusal is no reason to drop the connection
             # The kept connection is cut (a database restart, an idle timeout): the batch is
             # stored the pool's way (or, when the cut was seen before, on a new kept
             # connection), and the next one goes on a new kept connection.
@@ -157,9 +162,9 @@ def test_a_unique_violation_and_a_broken_connection_go_the_sqlalchemy_way(privat
             async with db.connect() as conn:
                 await conn.execute(text("SELECT pg_terminate_backend(:p)"), {"p": pid})
             assert await committer.commit(pending(b, 1, at, code=cb)) is True
-            assert committer._pg.conn is not first and committer._pg.broken == 1
+            assert committer.store.conn is not first and committer.store.broken == 1
             assert await committer.commit(pending(b, 2, at, code=cb)) is True
-            assert committer._pg.conn is not None and committer._pg.conn.driver_connection.get_server_pid() != pid
+            assert committer.store.conn is not None and committer.store.conn.driver_connection.get_server_pid() != pid
             await committer.close()
             async with db.connect() as conn:
                 versions = dict((await conn.execute(select(Room.id, Room.version).where(Room.id.in_(rooms)))).all())
@@ -203,7 +208,7 @@ def test_a_kept_connection_closed_while_idle_is_replaced_before_use(private_migr
             committer = Committer(db, _fanout(url, db))
             at = datetime(2026, 1, 1)
             assert await committer.commit(pending(a, 0, at, code=ca)) is True
-            kept = committer._pg.conn.driver_connection
+            kept = committer.store.conn.driver_connection
             pid = kept.get_server_pid()
             async with db.connect() as conn:
                 await conn.execute(text("SELECT pg_terminate_backend(:p)"), {"p": pid})
@@ -214,9 +219,9 @@ def test_a_kept_connection_closed_while_idle_is_replaced_before_use(private_migr
             caplog.clear()
             assert await committer.commit(pending(a, 1, at, code=ca)) is True
             # Stored on a new kept connection, with one line saying why, no traceback.
-            assert committer.batches == 2 and committer._pg.conn.driver_connection.get_server_pid() != pid
+            assert committer.batches == 2 and committer.store.conn.driver_connection.get_server_pid() != pid
             assert [r.exc_info for r in _kept_warnings(caplog)] == [None]
-            assert committer._pg.broken == 1
+            assert committer.store.broken == 1
             await committer.close()
         finally:
             await db.dispose()
@@ -235,7 +240,7 @@ def test_a_kept_connection_cut_during_its_statement_is_one_line(private_migrated
             committer = Committer(db, _fanout(url, db))
             at = datetime(2026, 1, 1)
             assert await committer.commit(pending(a, 0, at, code=ca)) is True
-            pid = committer._pg.conn.driver_connection.get_server_pid()
+            pid = committer.store.conn.driver_connection.get_server_pid()
             # The room's row is locked elsewhere: the batch's statement waits on the server ...
             locker = await asyncpg.connect(asyncpg_dsn(url))
             tx = locker.transaction()
@@ -251,7 +256,7 @@ def test_a_kept_connection_cut_during_its_statement_is_one_line(private_migrated
             # ... when PostgreSQL cuts the connection (57P01): the batch goes the pool's way,
             # which waits for the lock too and stores it once the lock is gone.
             assert await admin.fetchval("SELECT pg_terminate_backend($1)", pid) is True
-            await _wait_for(lambda: _true(committer._pg.conn is None))
+            await _wait_for(lambda: _true(committer.store.conn is None))
             await tx.commit()
             await locker.close()
             assert await asyncio.wait_for(storing, 10) is True
@@ -259,7 +264,7 @@ def test_a_kept_connection_cut_during_its_statement_is_one_line(private_migrated
             assert len(warnings) == 1 and warnings[0].exc_info is None
             assert "broke (ConnectionDoesNotExistError" in warnings[0].getMessage()
             assert await committer.commit(pending(a, 2, at, code=ca)) is True  # a new kept connection
-            assert committer._pg.conn.driver_connection.get_server_pid() != pid
+            assert committer.store.conn.driver_connection.get_server_pid() != pid
             await committer.close()
         finally:
             await admin.close()
@@ -280,19 +285,21 @@ def test_the_kept_connection_serves_one_operation_at_a_time(private_migrated_url
         try:
             rooms = await _rooms(db, 4)
             committer = Committer(db, _fanout(url, db))
-            direct = committer._pg
+            direct = committer.store
             at = datetime(2026, 1, 1)
             # Four callers at once on one PostgresDirect (the writer is one, but nothing else
             # may meet its statement on the connection either): each statement runs alone.
             answers = await asyncio.gather(*(direct.store([pending(i, 0, at, code=c)]) for i, c in rooms.items()))
-            assert answers == [{i} for i in rooms]
+            assert answers == [[True] for _ in rooms]
             assert not _kept_warnings(caplog) and direct.broken == 0
             # A close asked for while statements run and wait waits for them (in turn); nothing
             # takes a connection after it.
             more = [direct.store([pending(i, 1, at, code=c)]) for i, c in rooms.items()]
             answers = await asyncio.gather(*more, direct.close())
-            assert answers == [{i} for i in rooms] + [None] and direct.conn is None
-            assert await direct.store([pending(next(iter(rooms)), 2, at)]) is None and direct.conn is None
+            assert answers == [[True] for _ in rooms] + [None] and direct.conn is None
+            with pytest.raises(RuntimeError):
+                await direct.store([pending(next(iter(rooms)), 2, at)])
+            assert direct.conn is None
             assert db.sync_engine.pool.checkedout() == 0
             await committer.close()
         finally:
@@ -315,7 +322,7 @@ def test_after_close_no_writer_starts_and_no_connection_is_kept(private_migrated
             with pytest.raises(RuntimeError):
                 await committer.commit(pending(a, 1, at, code=ca))
             await asyncio.sleep(0.1)
-            assert committer._pg.conn is None and db.sync_engine.pool.checkedout() == 0
+            assert committer.store.conn is None and db.sync_engine.pool.checkedout() == 0
             async with db.connect() as conn:
                 assert await conn.scalar(select(Room.version).where(Room.id == a)) == 1
         finally:

@@ -14,7 +14,7 @@ from sqlalchemy import event
 
 import engine
 from app.config import Settings
-from app.live import store
+from app.store import games as store
 from inprocess import running
 from test_timers import started_room, wait_for
 

@@ -14,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, create_async_engine
 
 import engine
 from app.config import Settings
-from app.live import store
+from app.store import games as store
 from app.models import ActionRow, Room, Seat, utcnow
 from inprocess import auth, running
 

@@ -1,7 +1,7 @@
 """A game in the database: the snapshot on its room row and the action log (app/models.py).
 
 After every action the room row holds the engine's full state JSON at `rooms.version`, written
-by the same UPDATE that bumps the version (`fanout.BUMP_VERSION` with `snapshot_values`, in the
+by the same UPDATE that bumps the version (`actions.BUMP_VERSION` with `snapshot_values`, in the
 action's transaction: app/live/actions.py); the action row holds the action and the events it
 produced. Loading or catching up a game reads these (`read_snapshot`, `read_log`) and never replays the
 log through the engine: what was committed is what every process and every later release loads.
