@@ -36,7 +36,7 @@ export function toast(text, kind = "error") {
   el._gone = setTimeout(() => el.remove(), kind === "error" ? 7000 : 2500);
 }
 
-/** Show (text) or hide (null) the banner under the top bar. */
+/** Show (text) or hide (null) the banner: the sticky top bar's last row (templates/base.html). */
 export function banner(text, kind = "warn") {
   const el = document.getElementById("banner");
   if (!el) return;
