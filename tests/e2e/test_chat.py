@@ -107,7 +107,8 @@ def test_phone_counts_unread_messages(e2e_server, new_page, shots):
 
 
 @pytest.mark.parametrize("locale, wait, now", [
-    ("en-US", r"Too many messages from your seat .* you can send it in \d+ seconds?\.", "You can send your message now."),
+    ("en-US", r"Too many messages from your seat .* you can send it in \d+ seconds?\.",
+     "You can send your message now."),
     ("de-DE", r"Zu viele Nachrichten von deinem Platz .* Du kannst ihn in \d+ Sekunden? senden\.",
      "Du kannst deine Nachricht jetzt senden."),
 ])
