@@ -111,7 +111,7 @@ def test_phone_counts_unread_messages(e2e_server, new_page, shots):
      "You can send your message now."),
     ("de-DE", r"Zu viele Nachrichten von deinem Platz .* Du kannst ihn in \d+ Sekunden? senden\.",
      "Du kannst deine Nachricht jetzt senden."),
-])
+], ids=["en", "de"])
 def test_the_chat_limit_keeps_the_text_and_says_when(e2e_server, new_page, shots, locale, wait, now):
     """Over CHAT_LIMIT (5 in 10 s per seat): the refused message stays in the box, the line
     under it names the seat's limit and counts down to when it can go, no toast covers the

@@ -338,7 +338,7 @@ def test_no_focus_ring_on_the_market_on_other_players_turns(e2e_server, new_page
 @pytest.mark.parametrize("locale, take_why, reserve_why", [
     ("en-US", "Select a Market card first.", "Select a Market or Farm card first."),
     ("de-DE", "Wähle zuerst eine Marktkarte.", "Wähle zuerst eine Markt- oder Bauernhofkarte."),
-])
+], ids=["en", "de"])
 def test_a_disabled_button_pressed_by_keyboard_shows_its_reason(e2e_server, new_page, shots, locale, take_why,
                                                                  reserve_why):
     """Enter on a disabled Take (no card selected) shows Take's reason in the bar, not only to

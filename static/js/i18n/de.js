@@ -352,10 +352,14 @@ export default {
   "chat.message": "Nachricht (bis 300 Zeichen)",
   "chat.send": "Senden",
   "chat.allow_spectators": "Zuschauer dürfen chatten",
+  "chat.wait_seat": "Zu viele Nachrichten von deinem Platz in kurzer Zeit. "
+    + "Dein Text bleibt stehen: Sende ihn gleich noch einmal.",
   "chat.wait_seat_one": "Zu viele Nachrichten von deinem Platz in kurzer Zeit. "
     + "Dein Text bleibt stehen: Du kannst ihn in 1 Sekunde senden.",
   "chat.wait_seat_other": "Zu viele Nachrichten von deinem Platz in kurzer Zeit. "
     + "Dein Text bleibt stehen: Du kannst ihn in {n} Sekunden senden.",
+  "chat.wait_address": "Zu viele Zuschauernachrichten von deiner Adresse in kurzer Zeit. "
+    + "Dein Text bleibt stehen: Sende ihn gleich noch einmal.",
   "chat.wait_address_one": "Zu viele Zuschauernachrichten von deiner Adresse in kurzer Zeit. "
     + "Dein Text bleibt stehen: Du kannst ihn in 1 Sekunde senden.",
   "chat.wait_address_other": "Zu viele Zuschauernachrichten von deiner Adresse in kurzer Zeit. "
