@@ -6,7 +6,8 @@
   `MAX_CHARS` characters without control characters. Refusals are `error` frames:
   `chat_empty`, `chat_too_long`, `chat_closed` (the host closed the chat to spectators),
   `chat_name` (a spectator's missing or refused name), `rate_limited` (`CHAT_LIMIT` per seat,
-  or per address for spectators; field `retry_after_s`).
+  or per address for spectators; field `retry_after_s`, whole seconds until the next message
+  may be sent; its message names the seat or the address, not the HTTP limits).
 - A message is stored under the room's lock (`Tables.hold`) with the room, then sent to every
   connection of the room (spectators only while the chat is open to them) as
   `{"type": "chat", "messages": [{"id", "seat", "name", "spectator", "text", "at"}]}`, and other
@@ -106,7 +107,8 @@ class Chat:
                         return conn.send(Refusal("not_seated").frame(msg.get("id")))
                 if not self.limiter.allow("chat", key):  # only messages that would be stored count
                     wait = self.limiter.retry_after_s("chat", key)
-                    return conn.send(Refusal("rate_limited", f"Too many messages; wait {wait} s.",
+                    per = "this seat" if conn.seat is not None else "spectators at this address"
+                    return conn.send(Refusal("rate_limited", f"Too many chat messages from {per}; wait {wait} s.",
                                              retry_after_s=wait).frame(msg.get("id")))
                 await held.session.execute(insert(_CHAT).values(
                     room_id=room_id, seat=conn.seat, name=name or "?", text=text, created_at=utcnow()))

@@ -51,14 +51,15 @@ export function passOnly(view, seat) {
 /**
  * A button that stays in place: `why` (a reason) makes it aria-disabled with the reason in
  * a hidden element it points to (the visible reason is drawn by the caller). `key`: its
- * shortcut, shown on the button and in aria-keyshortcuts.
+ * shortcut, shown on the button and in aria-keyshortcuts. Pressed while disabled (click,
+ * Enter, Space, its shortcut) it calls `onRefused(why)`, by default only announcing it.
  */
-export function actBtn({ id, label, why, onClick, primary, key }) {
+export function actBtn({ id, label, why, onClick, primary, key, onRefused = announce }) {
   return [
     h("button", { type: "button", id, class: "btn" + (primary ? " primary" : ""),
       "aria-disabled": why ? "true" : null, "aria-describedby": why ? id + "-why" : null,
       "aria-keyshortcuts": key || null, title: why || null,
-      onClick: () => (why ? announce(why) : onClick()) },
+      onClick: () => (why ? onRefused(why) : onClick()) },
     label, key ? h("kbd", { "aria-hidden": "true" }, key) : null),
     h("span", { id: id + "-why", class: "sr" }, why || ""),
   ];
@@ -91,9 +92,18 @@ export function barView(ctx) {
         label: t("table.pass"), why: busy, onClick: () => ctx.act({ type: "pass" }) }))];
   }
   const ca = cardActions(ctx);
+  // A disabled button that was pressed shows its reason in its own group's line (not only to
+  // screen readers), for as long as that stays its reason.
+  const refused = (id) => (why) => { ctx.pressedWhy = { id, why }; announce(why); ctx.redraw(); };
   const offer = purchase(v), cost = offer.cost, pay = [...ctx.sel.pay], sel = total(pay);
   const buy = buyState(ctx, me, offer, pay);
   const canSuggest = myTurn(ctx) && canBuy(v);
+  const whys = { "btn-take": busy || ca.take, "btn-reserve": busy || ca.reserve, "btn-buy": busy || buy.why,
+    "btn-suggest": canSuggest ? null : buy.why || t("why.cannot_afford", { sum: total(me.hand || []), cost }),
+    "btn-clear": pay.length ? null : t("why.nothing_selected") };
+  const pressed = ctx.pressedWhy && whys[ctx.pressedWhy.id] === ctx.pressedWhy.why ? ctx.pressedWhy : null;
+  ctx.pressedWhy = pressed;
+  const pressedIn = (ids) => (pressed && ids.includes(pressed.id) ? pressed.why : null);
   const cardWhy = !myTurn(ctx) ? (decision ? "" : t(v.phase === "turn" ? "table.hint_wait" : "why.not_your_turn"))
     // The how-to hint only in your first turns; later the buttons speak for themselves.
     : ctx.sel.market === null ? ((ctx.turnsPlayed
@@ -101,27 +111,27 @@ export function barView(ctx) {
   return [
     decide ? h("div", { class: "bar-group", key: "decide" }, decide) : null,
     h("div", { class: "bar-group", key: "card" },
-      actBtn({ id: "btn-take", key: "T", label: t("table.take"), why: busy || ca.take,
+      actBtn({ id: "btn-take", key: "T", label: t("table.take"), why: whys["btn-take"], onRefused: refused("btn-take"),
         onClick: () => ctx.act({ type: "take", card: ctx.sel.market }) }),
-      actBtn({ id: "btn-reserve", key: "R", label: t("table.reserve"), why: busy || ca.reserve,
-        onClick: () => ctx.act({ type: "reserve", card: ctx.sel.market }) }),
-      h("span", { class: "why" + (ctx.sel.market === null && myTurn(ctx) ? " hint-long" : ""), id: "turn-hint" },
-        cardWhy)),
+      actBtn({ id: "btn-reserve", key: "R", label: t("table.reserve"), why: whys["btn-reserve"],
+        onRefused: refused("btn-reserve"), onClick: () => ctx.act({ type: "reserve", card: ctx.sel.market }) }),
+      h("span", { class: "why" + (ctx.sel.market === null && myTurn(ctx) && !pressedIn(["btn-take", "btn-reserve"])
+        ? " hint-long" : ""), id: "turn-hint" }, pressedIn(["btn-take", "btn-reserve"]) || cardWhy)),
     h("div", { class: "bar-group pay", key: "pay" },
       h("span", { class: "paycount" + (buy.why ? "" : " ok") + (buy.bad ? " bad" : ""), id: "paycount" },
         t("table.selected", { sel, cost })),
       actBtn({ id: "btn-suggest", key: "S", label: [h("span", { class: "lbl-long" }, t("table.suggest")), h("span",
         { class: "lbl-short" }, t("table.suggest_short"))],
-      why: canSuggest ? null : buy.why || t("why.cannot_afford", { sum: total(me.hand || []), cost }), onClick: () => {
+      why: whys["btn-suggest"], onRefused: refused("btn-suggest"), onClick: () => {
         const s = suggestPayment(offer);
         if (s) { ctx.sel.pay = new Set(s); ctx.redraw(); announce(t("table.selected", { sel: total(s), cost })); }
       } }),
-      actBtn({ id: "btn-clear", key: "C", label: t("table.clear"), why: pay.length ? null : t("why.nothing_selected"),
-        onClick: () => { ctx.sel.pay.clear(); ctx.redraw(); } }),
-      actBtn({ id: "btn-buy", key: "B", primary: true, label: t("table.buy"), why: busy || buy.why,
-        onClick: () => ctx.act({ type: "buy", payment: pay }) }),
-      h("span", { class: "why" + (buy.bad ? " bad" : ""), id: "buy-why" }, myTurn(ctx) && buy.why ? buy.note
-        || buy.why : "")),
+      actBtn({ id: "btn-clear", key: "C", label: t("table.clear"), why: whys["btn-clear"],
+        onRefused: refused("btn-clear"), onClick: () => { ctx.sel.pay.clear(); ctx.redraw(); } }),
+      actBtn({ id: "btn-buy", key: "B", primary: true, label: t("table.buy"), why: whys["btn-buy"],
+        onRefused: refused("btn-buy"), onClick: () => ctx.act({ type: "buy", payment: pay }) }),
+      h("span", { class: "why" + (buy.bad ? " bad" : ""), id: "buy-why" },
+        pressedIn(["btn-suggest", "btn-clear", "btn-buy"]) || (myTurn(ctx) && buy.why ? buy.note || buy.why : ""))),
     ctx.inflight ? h("p", { class: "pending-note", key: "pending", id: "pending-note", role: "status" },
       t(ctx.online ? "table.sending" : "conn.move_waits")) : null,
   ];

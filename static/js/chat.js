@@ -4,7 +4,7 @@
 // button in the top bar shows the messages not yet seen and jumps to the chat.
 import { h, render } from "../vendor/preact.js";
 import { t } from "./i18n.js";
-import { PLAYER_COLORS, initialOf, isComputerSeat, nameTag, rememberName, rememberedName,
+import { PLAYER_COLORS, errorText, initialOf, isComputerSeat, nameTag, rememberName, rememberedName,
   validName } from "./common.js";
 
 const MUTE_KEY = "osaka_mute";
@@ -20,6 +20,11 @@ export class ChatPanel {
     this.ctx = ctx; this.code = code; this.send = send;
     this.msgs = []; this.ids = new Set(); this.unread = 0; this.seen = true;
     this.muted = loadMuted();
+    // The message sent last ({id, text}) until it comes back or is refused: the typed text stays
+    // in the box until then, so a refusal (the chat limit above all) loses nothing.
+    this.sent = null;
+    this.note = "";     // why the last message was refused, under the box (never a toast over it)
+    this.waitUntil = 0; this.waitTimer = null;
     this.el = document.createElement("section");
     this.el.className = "panel chatbox";
     this.jump = document.getElementById("chat-jump");
@@ -56,6 +61,7 @@ export class ChatPanel {
     for (const m of frame.messages || []) {
       if (this.ids.has(m.id)) continue;
       this.ids.add(m.id); this.msgs.push(m);
+      if (!frame.history && this.sent && this.isMine(m) && m.text === this.sent.text) this.delivered();
       if (!frame.history && !this.isMine(m) && !this.muted.has(this.key(m))) fresh++;
     }
     this.msgs = this.msgs.slice(-200);
@@ -90,7 +96,46 @@ export class ChatPanel {
       this.specName = name;  // a spectator types the name once (kept across redraws and visits)
       rememberName(name);
     }
-    if (this.send(frame)) input.value = "";
+    if (this.send(frame)) this.sent = { id: frame.id, text };
+  }
+
+  /** Our message came back: empty the box unless something else was typed meanwhile. */
+  delivered() {
+    const input = document.getElementById("chat-input");
+    if (input && input.value.trim() === this.sent.text) input.value = "";
+    this.sent = null;
+    this.setNote("");
+  }
+
+  /** An `error` frame: true when it refuses the message sent last (its echoed `id`). The text
+   *  stays in the box and the reason shows under it; for the chat limit (`rate_limited` with
+   *  `retry_after_s`, per seat, per address for spectators) when it can be sent, counting down. */
+  refused(msg) {
+    if (!this.sent || !msg.id || msg.id !== this.sent.id) return false;
+    this.sent = null;
+    if (msg.code === "rate_limited" && typeof msg.retry_after_s === "number") {
+      this.waitUntil = Date.now() + msg.retry_after_s * 1000;
+      this.tick();
+    } else {
+      this.setNote(errorText(msg.code, msg));
+    }
+    return true;
+  }
+
+  /** The chat limit's countdown, once a second, then "you can send it now". */
+  tick() {
+    clearTimeout(this.waitTimer);
+    const n = Math.ceil((this.waitUntil - Date.now()) / 1000);
+    if (n <= 0) { this.setNote(t("chat.wait_over")); return; }
+    this.setNote(t(this.ctx.seat === null ? "chat.wait_address" : "chat.wait_seat", { n }));
+    this.waitTimer = setTimeout(() => this.tick(), 1000);
+  }
+
+  setNote(text) {
+    if (!text) clearTimeout(this.waitTimer);
+    if (text === this.note) return;
+    this.note = text;
+    this.draw();
   }
 
   /** The sender as the message was sent: its stored `name`, never the seat's current one (a
@@ -139,8 +184,9 @@ export class ChatPanel {
             onInput: (e) => { this.specName = e.currentTarget.value; }, "aria-label": t("form.your_name"),
             placeholder: t("form.your_name") }) : null,
           h("input", { id: "chat-input", maxLength: 300, autocomplete: "off", "aria-label": t("chat.message"),
-            placeholder: t("chat.message") }),
+            placeholder: t("chat.message"), "aria-describedby": "chat-note" }),
           h("button", { type: "submit", class: "btn small", id: "chat-send" }, t("chat.send"))),
+      closed ? null : h("p", { class: "small-p chat-note", id: "chat-note", role: "status" }, this.note),
       isHost ? h("label", { class: "small-p" }, h("input", { type: "checkbox", id: "chat-spectators",
         checked: room.chat_spectators !== false,
         onChange: (e) => this.onSpectators(e.currentTarget.checked) }), " ", t("chat.allow_spectators")) : null,

@@ -89,7 +89,7 @@ function typing(el) {
 
 /**
  * Single-key shortcuts (no modifier, not while typing, not under an open modal dialog): a
- * button's key presses it, or reads out why it is not possible now; a row's key focuses it.
+ * button's key presses it (a disabled one then says why it is not possible now); a row's key focuses it.
  */
 export function installShortcuts() {
   document.addEventListener("keydown", (ev) => {
@@ -101,11 +101,7 @@ export function installShortcuts() {
     if (!el || el.closest("[hidden]")) return;
     ev.preventDefault();
     if (el.tagName !== "BUTTON") { focusRow(el); return; }
-    if (el.getAttribute("aria-disabled") === "true") {
-      const why = document.getElementById(el.getAttribute("aria-describedby") || "");
-      announce(why ? why.textContent : el.textContent);
-      return;
-    }
+    // A disabled bar button answers its own press (bar.js actBtn): its reason announced and shown.
     el.click();
   });
 }

@@ -239,6 +239,7 @@ function onMessage(msg) {
         forgetSeat().then(() => sock && sock.reconnect());
         break;
       }
+      if (chat.refused(msg)) break;  // a refused chat message: said under the chat's box, text kept
       // The refused move is no longer in flight; say why in the page's language.
       if (!ctx.inflight || !msg.id || msg.id === ctx.inflight.id) { ctx.inflight = null; ctx.pending = false; }
       toast(errorText(msg.code, msg));

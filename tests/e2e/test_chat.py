@@ -3,6 +3,9 @@ shown as text to everyone, a spectator's message is marked, a player mutes anoth
 themselves (remembered after a reload), and a phone counts the messages not yet seen."""
 from __future__ import annotations
 
+import re
+
+import pytest
 from playwright.sync_api import expect
 
 from .conftest import PHONE
@@ -101,3 +104,34 @@ def test_phone_counts_unread_messages(e2e_server, new_page, shots):
     jump.click()
     expect(phone.locator("#chat-input")).to_be_focused()
     expect(jump).to_have_text("Chat")
+
+
+@pytest.mark.parametrize("locale, wait, now", [
+    ("en-US", r"Too many messages from your seat .* you can send it in \d+ seconds?\.",
+     "You can send your message now."),
+    ("de-DE", r"Zu viele Nachrichten von deinem Platz .* Du kannst ihn in \d+ Sekunden? senden\.",
+     "Du kannst deine Nachricht jetzt senden."),
+], ids=["en", "de"])
+def test_the_chat_limit_keeps_the_text_and_says_when(e2e_server, new_page, shots, locale, wait, now):
+    """Over CHAT_LIMIT (5 in 10 s per seat): the refused message stays in the box, the line
+    under it names the seat's limit and counts down to when it can go, no toast covers the
+    chat, and once the wait is over the same text is sent."""
+    page = new_page(locale=locale)
+    create_room(page, e2e_server.base_url, "Hana", public=False)
+    page.wait_for_selector("#chat-input")
+    for i in range(5):
+        say(page, f"quick {i}")
+        expect(page.locator("#chat-list .chat-msg", has_text=f"quick {i}")).to_have_count(1)
+        expect(page.locator("#chat-input")).to_have_value("")
+    say(page, "the sixth")
+    note = page.locator("#chat-note")
+    expect(note).to_have_text(re.compile(wait))
+    expect(page.locator("#chat-input")).to_have_value("the sixth")
+    expect(page.locator("#toasts .toast")).to_have_count(0)
+    expect(page.locator("#chat-list .chat-msg", has_text="the sixth")).to_have_count(0)
+    page.locator(".chatbox").screenshot(path=str(shots / f"chat-limit-{locale[:2]}.png"))
+    expect(note).to_have_text(now, timeout=15000)
+    page.press("#chat-input", "Enter")
+    expect(page.locator("#chat-list .chat-msg", has_text="the sixth")).to_have_count(1)
+    expect(page.locator("#chat-input")).to_have_value("")
+    expect(note).to_have_text("")

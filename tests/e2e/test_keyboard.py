@@ -9,6 +9,7 @@ import contextlib
 import re
 import time
 
+import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
@@ -332,3 +333,37 @@ def test_no_focus_ring_on_the_market_on_other_players_turns(e2e_server, new_page
     who.locator(".market-row").screenshot(path=str(shots / "market-focus-others-turn.png"))
     who.keyboard.press("ArrowRight")
     assert who.evaluate(ring) == [True, "true", True, "solid"]
+
+
+@pytest.mark.parametrize("locale, take_why, reserve_why", [
+    ("en-US", "Select a Market card first.", "Select a Market or Farm card first."),
+    ("de-DE", "Wähle zuerst eine Marktkarte.", "Wähle zuerst eine Markt- oder Bauernhofkarte."),
+], ids=["en", "de"])
+def test_a_disabled_button_pressed_by_keyboard_shows_its_reason(e2e_server, new_page, shots, locale, take_why,
+                                                                 reserve_why):
+    """Enter on a disabled Take (no card selected) shows Take's reason in the bar, not only to
+    screen readers; the shortcut R then shows Reserve's; selecting a card ends it."""
+    page = new_page(locale=locale)
+    create_room(page, e2e_server.base_url, "Sam", public=False)
+    page.click("#add-bot")
+    page.wait_for_function("document.querySelectorAll('.seat:not(.empty)').length === 2")
+    page.click("#start-btn")
+    page.wait_for_selector("#players .player")
+    while (d := _decision(page)) != "turn":
+        assert d == "token_draft", d
+        if not page.locator("dialog[open]").count():
+            page.keyboard.press("d")
+        before = _version(page)
+        page.locator("dialog[open] .token-btn").first.click()
+        _wait_answer(page, before)
+    hint = page.locator("#turn-hint")
+    page.focus("#btn-take")
+    page.keyboard.press("Enter")
+    expect(hint).to_have_text(take_why)
+    expect(hint).to_be_visible()
+    expect(page.locator("#announce")).to_have_text(take_why)
+    page.screenshot(path=str(shots / f"bar-pressed-take-{locale[:2]}.png"))
+    page.keyboard.press("r")
+    expect(hint).to_have_text(reserve_why)
+    page.click(f'#market .card[data-card="{market(page)[0]["card"]}"]')
+    expect(hint).not_to_have_text(reserve_why)

@@ -352,6 +352,19 @@ export default {
   "chat.message": "Nachricht (bis 300 Zeichen)",
   "chat.send": "Senden",
   "chat.allow_spectators": "Zuschauer dürfen chatten",
+  "chat.wait_seat": "Zu viele Nachrichten von deinem Platz in kurzer Zeit. "
+    + "Dein Text bleibt stehen: Sende ihn gleich noch einmal.",
+  "chat.wait_seat_one": "Zu viele Nachrichten von deinem Platz in kurzer Zeit. "
+    + "Dein Text bleibt stehen: Du kannst ihn in 1 Sekunde senden.",
+  "chat.wait_seat_other": "Zu viele Nachrichten von deinem Platz in kurzer Zeit. "
+    + "Dein Text bleibt stehen: Du kannst ihn in {n} Sekunden senden.",
+  "chat.wait_address": "Zu viele Zuschauernachrichten von deiner Adresse in kurzer Zeit. "
+    + "Dein Text bleibt stehen: Sende ihn gleich noch einmal.",
+  "chat.wait_address_one": "Zu viele Zuschauernachrichten von deiner Adresse in kurzer Zeit. "
+    + "Dein Text bleibt stehen: Du kannst ihn in 1 Sekunde senden.",
+  "chat.wait_address_other": "Zu viele Zuschauernachrichten von deiner Adresse in kurzer Zeit. "
+    + "Dein Text bleibt stehen: Du kannst ihn in {n} Sekunden senden.",
+  "chat.wait_over": "Du kannst deine Nachricht jetzt senden.",
   "err.chat_empty": "Schreib zuerst eine Nachricht.",
   "err.chat_too_long": "Eine Nachricht hat höchstens 300 Zeichen.",
   "err.chat_bad_char": "Eine Nachricht darf keine unsichtbaren oder Steuerzeichen enthalten.",

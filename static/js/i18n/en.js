@@ -349,6 +349,18 @@ export default {
   "chat.message": "Message (up to 300 characters)",
   "chat.send": "Send",
   "chat.allow_spectators": "Spectators may chat",
+  "chat.wait_seat": "Too many messages from your seat in a short time. Your text is kept: send it in a moment.",
+  "chat.wait_seat_one": "Too many messages from your seat in a short time. "
+    + "Your text is kept: you can send it in 1 second.",
+  "chat.wait_seat_other": "Too many messages from your seat in a short time. "
+    + "Your text is kept: you can send it in {n} seconds.",
+  "chat.wait_address": "Too many spectator messages from your address in a short time. "
+    + "Your text is kept: send it in a moment.",
+  "chat.wait_address_one": "Too many spectator messages from your address in a short time. "
+    + "Your text is kept: you can send it in 1 second.",
+  "chat.wait_address_other": "Too many spectator messages from your address in a short time. "
+    + "Your text is kept: you can send it in {n} seconds.",
+  "chat.wait_over": "You can send your message now.",
   "err.chat_empty": "Type a message first.",
   "err.chat_too_long": "A message has at most 300 characters.",
   "err.chat_bad_char": "A message cannot hold invisible or control characters.",
