@@ -293,24 +293,33 @@ async def take_seat_back(session: AsyncSession, room_id: int, number: int) -> No
 
 def summary(room: Room, connected: set[int], you: int | None,
             offline_for: Callable[[int], float] | None = None, handover_after_s: float = 60,
-            limits: list[int] | None = None, since_start: Callable[[int], bool] | None = None) -> dict:
+            limits: list[int] | None = None, since_start: Callable[[int], bool] | None = None,
+            connected_for: Callable[[int], float | None] | None = None) -> dict:
     """The room summary of docs/protocol.md (`RoomOut`). `offline_for(seat)` → seconds a
     seat has been without a connection (Hub.offline_for); it fills `offline_s` of the
     players that are neither connected nor computer players (else null), and `since_start(seat)`
     (Hub.since_start) their `since_start` (a room older than the server process, the seat not
     connected since it started: its `offline_s` counts from the start and the host too waits
-    `handover_after_s`). `limits`: the
-    turn timers the host may choose (`turn_limits`)."""
+    `handover_after_s`). `connected_for(seat)` (Hub.connected_for) → seconds a seat has been
+    connected without a break here, or None: `connected_s` of a connected person's seat (else
+    null), from which its idle time on a decision counts when it came back during it.
+    `limits`: the turn timers the host may choose (`turn_limits`)."""
     def offline(s: Seat) -> int | None:
         if offline_for is None or s.bot_level is not None or s.seat in connected:
             return None
         return int(offline_for(s.seat))
 
+    def online(s: Seat) -> int | None:
+        if connected_for is None or s.bot_level is not None or s.seat not in connected:
+            return None
+        back = connected_for(s.seat)
+        return None if back is None else int(back)
+
     def player(s: Seat) -> dict:
         off = offline(s)
         return {"seat": s.seat, "name": s.name, "bot": s.bot_level is not None, "bot_level": s.bot_level,
                 "connected": s.bot_level is not None or s.seat in connected,
-                "offline_s": off, "ready": s.ready,
+                "offline_s": off, "connected_s": online(s), "ready": s.ready,
                 "since_start": off is not None and since_start is not None and since_start(s.seat)}
     return {
         "code": room.code, "url": room_url(room.code), "status": room.status,

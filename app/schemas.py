@@ -137,6 +137,7 @@ class PlayerOut(BaseModel):
     bot_level: BotLevel | None
     connected: bool
     offline_s: int | None = None  # seconds without a connection (a human seat not connected now)
+    connected_s: int | None = None  # seconds connected without a break (a human seat connected to this server process)
     since_start: bool = False  # room older than the server process, seat not connected since its start: offline_s counts from the start, the host too waits handover_after_s
     ready: bool = False  # said they are in for the room's next game (play again)
 

@@ -43,7 +43,8 @@ class Broadcaster:
         return R.summary(room, self.connected_seats(room.code), you,
                          lambda n: self.hub.offline_for(room.code, n), self.settings.handover_after_s,
                          R.turn_limits(self.settings.turn_limit_test_s),
-                         lambda n: self.hub.since_start(room.code, n, room.created_at))
+                         lambda n: self.hub.since_start(room.code, n, room.created_at),
+                         lambda n: self.hub.connected_for(room.code, n))
 
     async def broadcast_room(self, session: AsyncSession, code: str) -> None:
         """Send the room summary, as committed now, to every connection of the room."""

@@ -162,11 +162,16 @@ class Hub:
         # (room code, seat) → time.monotonic() when that seat's last connection here ended.
         # In memory, per process: after a restart every seat counts as gone since the start.
         self.seat_left: dict[tuple[str, int], float] = {}
+        # (room code, seat) → time.monotonic() when that seat's first live connection here began:
+        # a seat that just came back has not been sitting on its decision (connected_for).
+        self.seat_came: dict[tuple[str, int], float] = {}
         self.started = time.monotonic()
         self.started_at = utcnow()  # the same moment, as stored times are (naive UTC)
 
     def add(self, conn: Connection) -> None:
         """Register a room connection."""
+        if conn.seat is not None and not any(c.seat == conn.seat for c in self.of(conn.room)):
+            self.seat_came[(conn.room, conn.seat)] = time.monotonic()
         self.rooms.setdefault(conn.room, set()).add(conn)
         if conn.seat is not None:
             self.seat_left.pop((conn.room, conn.seat), None)
@@ -185,6 +190,7 @@ class Hub:
         """`seat` of room `code` has no live connection here any more: its offline time starts."""
         if not any(c.seat == seat for c in self.of(code)):
             self.seat_left[(code, seat)] = time.monotonic()
+            self.seat_came.pop((code, seat), None)
 
     def unseat(self, conn: Connection) -> int | None:
         """`conn` no longer holds its seat (the seat changed hands): from now on it is a
@@ -202,6 +208,12 @@ class Hub:
         the process started if it never had one here). Meaningful only for a seat that is
         not connected now; entries are dropped when the seat connects again."""
         return time.monotonic() - self.seat_left.get((code, seat), self.started)
+
+    def connected_for(self, code: str, seat: int) -> float | None:
+        """Seconds since `seat` of room `code` connected here without a break (its first live
+        connection of the several it may have), None when it has none here."""
+        came = self.seat_came.get((code, seat))
+        return None if came is None else time.monotonic() - came
 
     def since_start(self, code: str, seat: int, room_created_at: datetime) -> bool:
         """True when `seat` of room `code` may have been connected until this server process

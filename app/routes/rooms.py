@@ -207,8 +207,9 @@ async def seat_to_bot(code: str, body: BotIn, live: LiveDep, token: TokenDep,
     again; 409 `seat_connected` while that seat has a live connection. The host may do it at
     once, any other connected seated player after HANDOVER_AFTER_S seconds offline (403 `not_yet`);
     after a server restart the host too waits that long for a seat not connected since the start.
-    Without a turn timer, a seat whose decision it has been for HANDOVER_AFTER_S seconds may be
-    handed over by any other seated player even while it is connected."""
+    Without a turn timer, a seat whose decision it has been for HANDOVER_AFTER_S seconds (and
+    connected that long, when it came back meanwhile) may be handed over by any other seated
+    player even while it is connected."""
     async with live.tables.change(code) as held:
         room = held.room
         by = R.require_seat(room, token).seat
@@ -216,6 +217,9 @@ async def seat_to_bot(code: str, body: BotIn, live: LiveDep, token: TokenDep,
         idle = None
         if room.status == "playing" and room.to_act == number and room.turn_at is not None:
             idle = (utcnow() - room.turn_at).total_seconds()
+            back = live.hub.connected_for(room.code, number)  # a seat that just came back is not idle
+            if back is not None:
+                idle = min(idle, back)
         await R.hand_seat_to_bot(held.session, room, number, body.level, live.connected_seats(room.code), by,
                                  live.hub.offline_for(room.code, number), live.settings.handover_after_s, idle,
                                  live.hub.since_start(room.code, number, room.created_at))

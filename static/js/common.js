@@ -13,9 +13,12 @@ function seatOf(room, seat) {
   return room && room.players ? room.players.find((x) => x.seat === seat) || null : null;
 }
 
-/** True when the seat was created as a computer player (its name is the server's bot name). */
+/** True when the seat was created as a computer player: a game record's player says so in
+ *  `computer` (its name there is already "Computer 3 (easy)"); a room summary's has the server's
+ *  bot name. A person's seat a computer player holds is not one (it keeps its name and marker). */
 export function isComputerSeat(room, seat) {
   const p = seatOf(room, seat);
+  if (p && typeof p.computer === "boolean") return p.computer;
   return !!(p && p.bot && SERVER_BOT_NAMES.includes(p.name));
 }
 

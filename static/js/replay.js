@@ -95,7 +95,11 @@ async function main() {
       h("a", { class: "btn", href: appUrl("/r/" + encodeURIComponent(code)) }, t("replay.back_room"))), root);
     return;
   }
-  room = { players: data.players.map((p) => ({ ...p, bot: p.computer ?? !!p.bot_level })) };
+  // A record before `computer` marks a computer player by `bot_level` alone (app/replay.py).
+  room = { players: data.players.map((p) => {
+    const computer = p.computer ?? !!p.bot_level;
+    return { ...p, bot: computer, computer };
+  }) };
   draw();
 }
 

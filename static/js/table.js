@@ -189,37 +189,44 @@ function playerView(ctx, p, seat) {
     handover(ctx, seat, rp));
 }
 
-/** "Let a computer player take over" on a disconnected opponent's card (protocol.md): the
- *  host may do it at once, every other seated player after `handover_after_s` offline; and
- *  without a turn timer on a connected seat sitting on its decision that long. */
+/** "Let a computer player take over for {name}" on a disconnected opponent's card
+ *  (protocol.md): the host may do it at once, every other seated player after
+ *  `handover_after_s` offline; and without a turn timer on a connected seat sitting on its
+ *  decision that long (counted from its return when it came back during it: `connected_s`).
+ *  Drawn from each room summary, so the offer goes the moment the seat's presence frame
+ *  says it is back. The note above the control always says why it is there. */
 function handover(ctx, seat, rp) {
   const w = ctx.view, room = ctx.room;
   if (room.stale || ctx.seat === null || seat === ctx.seat || w.phase === "over" || rp.seat === undefined
     || rp.bot) return null;
   const after = room.handover_after_s ?? 60;
+  const since = (performance.now() - (ctx.roomAt || performance.now())) / 1000;  // since the summary came
+  const name = playerName(room, seat);
   if (rp.connected) {
-    const idle = !room.turn_limit_s && ctx.clock && ctx.clock.seat === seat ? idleS() : null;
+    let idle = !room.turn_limit_s && ctx.clock && ctx.clock.seat === seat ? idleS() : null;
     if (idle === null) return null;
+    if (rp.connected_s !== null && rp.connected_s !== undefined) idle = Math.min(idle, rp.connected_s + since);
     if (idle < after) { ctx.later((after - idle) * 1000 + 250); return null; }
-    return letBot(ctx, seat, h("span", { class: "muted" }, t("table.let_bot_idle")));
+    return letBot(ctx, seat, t("table.let_bot_idle"));
   }
   const isHost = room.you === room.host_seat && !rp.since_start;
-  const off = (rp.offline_s ?? 0) + (performance.now() - (ctx.roomAt || performance.now())) / 1000;
+  const off = (rp.offline_s ?? 0) + since;
+  if (off < after) ctx.later((after - off) * 1000 + 250);  // then the note changes (or the button comes)
   if (!isHost && off < after) {
-    ctx.later((after - off) * 1000 + 250);
     return h("div", { class: "pl-line handover muted" }, t("table.let_bot_later", { n: after }));
   }
-  return letBot(ctx, seat, isHost && off < after ? h("span", { class: "muted" }, t("table.let_bot_host")) : null);
+  return letBot(ctx, seat, t(off < after ? "table.let_bot_host" : "table.let_bot_now", { name, n: after }));
 }
 
 function letBot(ctx, seat, note) {
-  const id = "level-" + seat;
-  return h("div", { class: "pl-line handover" }, note,
+  const id = "level-" + seat, name = playerName(ctx.room, seat);
+  return h("div", { class: "pl-line handover" }, h("span", { class: "muted handover-note" }, note),
     h("span", { class: "bar-group" },
-      h("select", { id, "aria-label": t("room.level") }, ["easy", "normal", "hard"].map((l) => h("option", { value: l,
+      h("label", { for: id }, t("room.level")),
+      h("select", { id }, ["easy", "normal", "hard"].map((l) => h("option", { value: l,
         selected: l === "normal" }, t("level." + l)))),
       h("button", { type: "button", class: "btn small", title: t("table.let_bot_title"),
-        onClick: () => ctx.hostBot(seat, document.getElementById(id).value) }, t("table.let_bot"))));
+        onClick: () => ctx.hostBot(seat, document.getElementById(id).value) }, t("table.let_bot", { name }))));
 }
 
 const wired = new WeakSet();

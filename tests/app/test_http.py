@@ -48,7 +48,7 @@ def test_create_sets_httponly_cookie_and_summary_knows_you(server):
     assert isinstance(offline, (int, float)) and offline >= 0  # never connected: offline
     assert room["players"][0].pop("since_start") is False  # a room newer than the server: simply away
     assert room["players"] == [{"seat": 0, "name": "Alice", "bot": False, "bot_level": None,
-                                "connected": False, "ready": True}]
+                                "connected": False, "connected_s": None, "ready": True}]
     assert token not in str(room)
 
 

@@ -121,7 +121,7 @@ def test_in_game_refusals_are_shown_in_german(e2e_server, new_page, shots):
             p.keyboard.press("Escape")  # the decision can wait; the table is what matters here
     gus_seat = int(gus.get_attribute(".player.mine", "data-seat"))
     panel = lambda p: p.locator(f'.player[data-seat="{gus_seat}"]')  # noqa: E731
-    take_over = "Computerspieler übernehmen lassen"
+    take_over = "Computerspieler für Gus übernehmen lassen"
 
     # seat_connected: Gus is gone, the host sees the button; Gus comes back, but the host's
     # page has not heard it yet when the host clicks.

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 import uuid
 
 import pytest
@@ -138,6 +139,31 @@ def test_idle_connected_seat_may_be_handed_over_without_a_timer(settings):
             r = await http.post(f"/api/rooms/{code}/seats/{other}/bot", json={"level": "easy"},
                                 headers=auth(tokens[third]))
             assert r.status_code in (403, 409)
+    asyncio.run(scenario())
+
+
+def test_a_seat_back_on_its_decision_is_idle_only_from_its_return(settings):
+    """Without a timer, a seat that was away through its decision and came back is not handed
+    over as idle until it has been back HANDOVER_AFTER_S (its page shows the decision again)."""
+    quick = settings.model_copy(update={"handover_after_s": 1})
+
+    async def scenario():
+        async with running(quick) as (live, http):
+            code, tokens = await started_room(http, 3, None)
+            table = live.tables.get(code)
+            async with live.tables.hold(code) as held:
+                await held.read_room()
+            seat = table.state.to_act
+            other = (seat + 1) % 3
+            live.hub.connected_seats = lambda c: {seat, other}
+            await asyncio.sleep(1.1)  # its decision has waited past the delay…
+            live.hub.seat_came[(code, seat)] = time.monotonic()  # …and its player just came back
+            url = f"/api/rooms/{code}/seats/{seat}/bot"
+            r = await http.post(url, json={"level": "easy"}, headers=auth(tokens[other]))
+            assert r.status_code == 409 and r.json()["error"]["code"] == "seat_connected"
+            await asyncio.sleep(1.1)
+            r = await http.post(url, json={"level": "easy"}, headers=auth(tokens[other]))
+            assert r.status_code == 200, r.text
     asyncio.run(scenario())
 
 

@@ -122,11 +122,13 @@ export default {
   "table.hint_turn": "Wähle eine Marktkarte zum Nehmen oder Reservieren – oder Münzen aus deiner Hand, um alle Waren " +
     "zu kaufen.",
   "table.hint_wait": "Warte, bis du dran bist.",
-  "table.let_bot": "Computerspieler übernehmen lassen",
+  "table.let_bot": "Computerspieler für {name} übernehmen lassen",
   "table.let_bot_title": "Dieser Spieler ist nicht verbunden: ein Computerspieler spielt für ihn, bis er zurückkommt",
   "table.let_bot_later": "Nicht verbunden. Kommt der Spieler nicht zurück, kann nach {n} s jeder am Tisch einen " +
     "Computerspieler übernehmen lassen.",
   "table.let_bot_host": "Nicht verbunden. Als Gastgeber kannst du sofort einen Computerspieler übernehmen lassen.",
+  "table.let_bot_now": "{name} ist seit {n} s oder länger nicht verbunden: jeder am Tisch kann einen " +
+    "Computerspieler übernehmen lassen.",
   "table.spectator": "Du schaust als Zuschauer zu.",
   "table.marker": "Zeichen von {name}: {m}",
   "table.start_player": "Startspieler",

@@ -121,11 +121,13 @@ export default {
   "table.pass_why": "Nothing else is possible: both piles are empty.",
   "table.hint_turn": "Pick a Market card to take or reserve, or coins from your hand to buy all the goods.",
   "table.hint_wait": "Wait for your turn.",
-  "table.let_bot": "Let a computer player take over",
+  "table.let_bot": "Let a computer player take over for {name}",
   "table.let_bot_title": "This player is not connected: a computer player plays for them until they come back",
   "table.let_bot_later": "Not connected. If they don't come back, anyone at the table can let a computer player take " +
     "over after {n} s.",
   "table.let_bot_host": "Not connected. As the host you can let a computer player take over now.",
+  "table.let_bot_now": "{name} has not been connected for {n} s or more: anyone at the table can let a computer " +
+    "player take over.",
   "table.spectator": "You are watching as a spectator.",
   "table.marker": "Marker of {name}: {m}",
   "table.start_player": "start player",
