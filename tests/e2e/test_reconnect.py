@@ -23,7 +23,7 @@ def test_server_restart_shows_banner_and_the_page_comes_back_to_its_seat(new_pag
         srv.stop()
         banner = page.locator("#banner")
         expect(banner).to_be_visible()
-        expect(banner).to_contain_text("Connection lost")
+        expect(banner).to_contain_text("The server is restarting")  # a graceful stop says so
         srv = E2EServer(tmp_path, port=srv.port)
         expect(banner).to_be_hidden(timeout=20000)
         expect(page.locator(".toast.ok")).to_contain_text("Connected again")
@@ -52,7 +52,7 @@ def test_presence_is_unknown_while_down_and_a_restart_is_not_a_player_leaving(ne
         gus = host.locator('#players .player[data-seat="1"]')
         expect(gus.locator(".dot")).to_have_class(re.compile(r"\bon\b"))
         srv.stop()
-        expect(host.locator("#banner")).to_contain_text("Connection lost")
+        expect(host.locator("#banner")).to_contain_text("The server is restarting")
         expect(dots).to_have_count(2)
         for i in range(2):
             expect(dots.nth(i)).to_have_class(re.compile(r"\bunk\b"))
