@@ -67,7 +67,7 @@ def make_engine(url: str) -> AsyncEngine:
         # No ping at checkout: SQLAlchemy's for asyncpg (`pool_pre_ping`) is a transaction of
         # its own, BEGIN, `;`, ROLLBACK: three round trips per checkout with the connection
         # idle in transaction between them (the most common state a burst of departures left
-        # in pg_stat_activity, issue 28). A connection its server closed (a restart,
+        # in pg_stat_activity). A connection its server closed (a restart,
         # pg_terminate_backend, an idle timeout) is known to asyncpg without asking, from its
         # socket; `_replace_closed` swaps it for a new one at checkout instead.
         kwargs.update(pool_size=PG_POOL_SIZE, max_overflow=0)

@@ -4,8 +4,8 @@
 
 Prints games/s and steps/s (a step = one legal_actions call plus one apply_action) on one
 core, by wall-clock time and by the process's CPU time (the figure to compare on a busy,
-shared machine). Target (issue "Rules engine"): at least 300 four-player games/s; ambition
-1,000 (issue 14). Every run plays the same seeds, so runs after the first find the engine's
+shared machine). Target: at least 300 four-player games/s; ambition
+1,000. Every run plays the same seeds, so runs after the first find the engine's
 payment cache (``coins.payment_pickers``) filled: the best run is a warm-cache figure, run 1
 the one of fresh games. Figures: docs/performance.md ("Rules engine").
 """

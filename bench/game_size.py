@@ -1,4 +1,4 @@
-"""What a stored finished game occupies in the database (issue 29), per table and index.
+"""What a stored finished game occupies in the database, per table and index.
 
     python bench/game_size.py [--games 6] [--players 4] [--states over,archived,compacted]
         [--db sqlite|postgres|both] [--root CHECKOUT]

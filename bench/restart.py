@@ -1,4 +1,4 @@
-"""Restart time with many stored games (issue 11): how soon a freshly started `osaka serve`
+"""Restart time with many stored games: how soon a freshly started `osaka serve`
 answers a player's first action when the database holds N games, M of them in progress.
 
     python bench/restart.py [--games 10000] [--playing 1000] [--db sqlite|postgres|both]

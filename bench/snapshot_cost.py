@@ -1,4 +1,4 @@
-"""What storing the game's snapshot with every action costs (issue 11): the action transaction
+"""What storing the game's snapshot with every action costs: the action transaction
 of `Actions._commit` (INSERT the action with its events, UPDATE the room's version, COMMIT) timed with
 and without the state JSON in that UPDATE, alternating per action so drift hits both alike.
 

@@ -131,8 +131,8 @@ class PgFanout(Fanout):
         """Tell the others (after a commit); returns once sent, never raises. Every notification
         asked for while the previous batch was being sent goes in ONE statement (`_send`), the
         latest of each (kind, room) only: no pool connection and no transaction per
-        notification (issue 28: a hundred sockets that went at once each sent their presence in
-        a transaction of its own, with a checkout and a ping, and held the pool open in
+        notification (otherwise a hundred sockets that go at once would each send their presence
+        in a transaction of its own, with a checkout and a ping, and hold the pool open in
         transaction). After `close` (the listener is gone): in a transaction of the pool's."""
         if self._closed:
             try:
