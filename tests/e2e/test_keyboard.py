@@ -144,6 +144,17 @@ def _dialog_by_keyboard(keys, page, kind: str, first: bool, shots) -> None:
         keys.press("Enter")
 
 
+def _draft_until_my_turn(page) -> None:
+    """Take the first token offered (its dialog opened with D) until the decision is the turn."""
+    while (d := _decision(page)) != "turn":
+        assert d == "token_draft", d
+        if not page.locator("dialog[open]").count():
+            page.keyboard.press("d")
+        before = _version(page)
+        page.locator("dialog[open] .token-btn").first.click()
+        _wait_answer(page, before)
+
+
 def test_a_whole_game_by_keyboard_alone_with_audits(e2e_server, new_page, shots):
     base = e2e_server.base_url
     page = new_page()
@@ -236,13 +247,7 @@ def test_screen_reader_names_of_cards_tokens_and_the_log(e2e_server, new_page):
     why = page.locator("#" + take.get_attribute("aria-describedby"))
     assert why.text_content()
     # My turn is announced; a card I reserve says so by my name, in every row it is in.
-    while (d := _decision(page)) != "turn":
-        assert d == "token_draft", d
-        if not page.locator("dialog[open]").count():
-            page.keyboard.press("d")
-        before = _version(page)
-        page.locator("dialog[open] .token-btn").first.click()
-        _wait_answer(page, before)
+    _draft_until_my_turn(page)
     expect(page.locator("#announce")).to_have_text("Your turn!")
     cid = next(f["card"] for f in farm(page) if not f["reserved"])
     page.click(f'#farm .card[data-card="{cid}"]')
@@ -349,13 +354,7 @@ def test_a_disabled_button_pressed_by_keyboard_shows_its_reason(e2e_server, new_
     page.wait_for_function("document.querySelectorAll('.seat:not(.empty)').length === 2")
     page.click("#start-btn")
     page.wait_for_selector("#players .player")
-    while (d := _decision(page)) != "turn":
-        assert d == "token_draft", d
-        if not page.locator("dialog[open]").count():
-            page.keyboard.press("d")
-        before = _version(page)
-        page.locator("dialog[open] .token-btn").first.click()
-        _wait_answer(page, before)
+    _draft_until_my_turn(page)
     hint = page.locator("#turn-hint")
     page.focus("#btn-take")
     page.keyboard.press("Enter")

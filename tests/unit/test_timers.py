@@ -113,19 +113,25 @@ async def _handed(seats):
     return any(level == "normal" for level in (await seats()).values())
 
 
+async def _two_connected(live, http) -> tuple[str, list[str], int, int]:
+    """A started 3-seat room without a timer whose seat to act and the next seat count as
+    connected (the seat to act idles with its page open): → (code, tokens, seat, other)."""
+    code, tokens = await started_room(http, 3, None)
+    table = live.tables.get(code)
+    async with live.tables.hold(code) as held:
+        await held.read_room()
+    seat = table.state.to_act
+    other = (seat + 1) % 3
+    live.hub.connected_seats = lambda c: {seat, other}
+    return code, tokens, seat, other
+
+
 def test_idle_connected_seat_may_be_handed_over_without_a_timer(settings):
     quick = settings.model_copy(update={"handover_after_s": 1})
 
     async def scenario():
         async with running(quick) as (live, http):
-            code, tokens = await started_room(http, 3, None)
-            table = live.tables.get(code)
-            async with live.tables.hold(code) as held:
-                await held.read_room()
-            seat = table.state.to_act
-            other = (seat + 1) % 3
-            # Pretend both are connected (the seat to act idles with its page open).
-            live.hub.connected_seats = lambda c: {seat, other}
+            code, tokens, seat, other = await _two_connected(live, http)
             url = f"/api/rooms/{code}/seats/{seat}/bot"
             r = await http.post(url, json={"level": "easy"}, headers=auth(tokens[other]))
             assert r.status_code == 409 and r.json()["error"]["code"] == "seat_connected"  # not idle long enough
@@ -149,13 +155,7 @@ def test_a_seat_back_on_its_decision_is_idle_only_from_its_return(settings):
 
     async def scenario():
         async with running(quick) as (live, http):
-            code, tokens = await started_room(http, 3, None)
-            table = live.tables.get(code)
-            async with live.tables.hold(code) as held:
-                await held.read_room()
-            seat = table.state.to_act
-            other = (seat + 1) % 3
-            live.hub.connected_seats = lambda c: {seat, other}
+            code, tokens, seat, other = await _two_connected(live, http)
             await asyncio.sleep(1.1)  # its decision has waited past the delay…
             live.hub.seat_came[(code, seat)] = time.monotonic()  # …and its player just came back
             url = f"/api/rooms/{code}/seats/{seat}/bot"
