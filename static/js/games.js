@@ -7,6 +7,7 @@ import { api } from "./net.js";
 import { toast, appUrl } from "./dom.js";
 import { colorChip, COLORS } from "./cards.js";
 import { errorText, nameTag } from "./common.js";
+import { hold, moveOn, nextStarted, drawNotice } from "./nextgame.js";
 
 const enc = encodeURIComponent;
 const gamePath = (code, n) => appUrl(`/r/${enc(code)}/games/${n}`);
@@ -43,6 +44,10 @@ export async function renderResultMore(ctx, el) {
     ? tn("res.how_tokens", { name: name(r.active), holders: h("span", null, listParts(r.token_seats.map(name))) })
     : tn("res.how_passes", { name: name(r.active) });
   const byRank = [...r.players].sort((a, b) => a.rank - b.rank || a.seat - b.seat);
+  // Another player's "Play again" leaves this page on the result, with a notice (nextgame.js).
+  ctx.hold ||= (msg) => hold(ctx, msg);
+  const again = () => post(`/api/rooms/${enc(room.code)}/again`, { game: room.game || 1 });
+  drawNotice(ctx, document.getElementById("again-notice"), again);
   render([
     h("p", { class: "how", id: "result-how" }, how),
     r.tie_break ? h("p", { class: "tie", id: "result-tie" },
@@ -66,9 +71,9 @@ export async function renderResultMore(ctx, el) {
       name(p.seat), ": ",
       p.sales.map((x, i) => [i ? ", " : "", tn("res.sale", { color: colorChip(x.color, false), count: x.cards.length,
         price: x.price, raw: x.price * x.cards.length, value: x.value, vp: x.vp })])))),
-    ctx.seat !== null ? h("p", null, h("button", { type: "button", class: "btn primary big-btn", id: "again-btn",
-      onClick: () => post(`/api/rooms/${enc(room.code)}/again`, { game: room.game
-        || 1 }) }, "↻ " + t("res.play_again")),
+    ctx.seat !== null && !nextStarted(ctx) ? h("p", null, h("button", { type: "button",
+      class: "btn primary big-btn", id: "again-btn", onClick: () => { moveOn(ctx); again(); } },
+    "↻ " + t("res.play_again")),
     " ", h("span", { class: "muted" }, t("res.play_again_hint"))) : null,
     links(room.code, room.game || 1),
   ], el);

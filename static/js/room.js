@@ -27,6 +27,7 @@ const ctx = {
   events: [],
   act: null, hostBot: null, redraw: null, later: null,
   roomAt: 0,  // performance.now() when the room summary arrived (its offline_s are from then)
+  feed: (m) => onMessage(m),
 };
 let mode = null;        // "waiting" | "table" | "missing"
 let waiting = null;     // WaitingView
@@ -174,11 +175,13 @@ function redraw() {
 
 // ---- messages --------------------------------------------------------------------------------
 function onMessage(msg) {
+  if (ctx.hold && ctx.hold(msg)) return chat.draw();  // a later game's, kept while the result is read (nextgame.js)
   switch (msg.type) {
     case "room": {
       const first = !ctx.room;
       if (!first && msg.room.game !== ctx.room.game) {  // play again
         ctx.view = null; ctx.result = null; ctx.events = []; ctx.version = 0; ctx.resultShown = false;
+        mode = null;  // the next game's table is a new one (nothing of the last game's stays on it)
       }
       const names = (room) => JSON.stringify(room.players.map((p) => p.name));
       const nameChanged = !first && names(ctx.room) !== names(msg.room);

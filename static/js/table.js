@@ -91,6 +91,7 @@ function resultView(ctx) {
   rows.sort((a, b) => b.vp - a.vp || b.tokens - a.tokens || a.seat - b.seat);
   const names = listParts(winners.map((s) => nameTag(ctx.room, s)));
   return [
+    h("div", { id: "again-notice", class: "again-notice", role: "status" }),
     h("h2", { id: "result-h", tabIndex: -1 }, t("result.title")),
     h("p", { class: "winners" }, h("span", { "aria-hidden": "true" }, "★ "), tn("result.winner", { names,
       n: winners.length })),
