@@ -252,6 +252,12 @@ function onMessage(msg) {
   }
 }
 
+// A code of no room: says so (again after a language switch), with the way back.
+function drawMissing() {
+  render(h("section", { class: "panel" }, h("h1", null, t("room.not_found")), h("a", { class: "btn",
+    href: appUrl("/") }, t("room.back_home"))), root);
+}
+
 /** Read the room again without a seat: the server deletes a seat cookie whose seat changed hands. */
 async function forgetSeat() {
   try { await api("GET", `/api/rooms/${encodeURIComponent(code)}`); } catch { /* the socket says the rest */ }
@@ -273,7 +279,10 @@ async function main() {
     try { await api("POST", `/api/rooms/${encodeURIComponent(code)}/chat`, { spectators: open }); }
     catch (e) { toast(errorText(e.code, e.fields)); }
   };
-  onLangChange(() => { drawSound(); redraw(); drawLog(true); chat.draw(); chat.setUnread(chat.unread); });
+  onLangChange(() => {
+    if (mode === "missing") return drawMissing();
+    drawSound(); redraw(); drawLog(true); chat.draw(); chat.setUnread(chat.unread);
+  });
   try {
     ctx.room = await api("GET", `/api/rooms/${encodeURIComponent(code)}`);
     ctx.roomAt = performance.now();
@@ -282,8 +291,8 @@ async function main() {
     if (e.status === 404) {
       mode = "missing";
       document.querySelectorAll(".roominfo, #turn, #clock, #chat-jump, #sound-btn").forEach((el) => el.remove());
-      render(h("section", { class: "panel" }, h("h1", null, t("room.not_found")), h("a", { class: "btn",
-        href: appUrl("/") }, t("room.back_home"))), root);
+      root.textContent = "";  // no "Loading…" under it
+      drawMissing();
       return;
     }
     toast(errorText(e.code, e.fields));
