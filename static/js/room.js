@@ -10,7 +10,7 @@ import { WaitingView, copyLink } from "./waiting.js";
 import { buildTable, renderTable, pruneSelection, turnText } from "./table.js";
 import { logEntries } from "./logview.js";
 import { announce, keepFocus, installShortcuts, focusRow } from "./keys.js";
-import { setClock, clockText } from "./clock.js";
+import { setClock, clockText, pauseClock } from "./clock.js";
 import { ChatPanel } from "./chat.js";
 
 const code = document.body.dataset.code;
@@ -252,7 +252,6 @@ function onMessage(msg) {
   }
 }
 
-// A code of no room: says so (again after a language switch), with the way back.
 function drawMissing() {
   render(h("section", { class: "panel" }, h("h1", null, t("room.not_found")), h("a", { class: "btn",
     href: appUrl("/") }, t("room.back_home"))), root);
@@ -291,7 +290,7 @@ async function main() {
     if (e.status === 404) {
       mode = "missing";
       document.querySelectorAll(".roominfo, #turn, #clock, #chat-jump, #sound-btn").forEach((el) => el.remove());
-      root.textContent = "";  // no "Loading…" under it
+      root.textContent = "";  // no "Loading…"
       drawMissing();
       return;
     }
@@ -309,6 +308,7 @@ async function main() {
       // A move in flight stays pending and is resent after the reconnect.
       wasDown = true; ctx.online = false;
       if (ctx.room) ctx.room.stale = 1;
+      pauseClock();
       banner(t(ctx.inflight ? "conn.lost_move" : restarting ? "conn.restarting" : "conn.lost"));
       redraw();
     },
