@@ -5,6 +5,8 @@ status (docs/protocol.md "HTTP error codes"). Validation errors, Starlette's own
 first turned into refusals."""
 from __future__ import annotations
 
+import email.message
+
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -48,7 +50,27 @@ def _allowed_methods(request: Request) -> str:
     return ", ".join(allowed)
 
 
-def _validation_refusal(exc: RequestValidationError) -> Refusal:
+def _is_json_type(content_type: str | None) -> bool:
+    """Whether a Content-Type names JSON: `application/json` or `application/…+json`, with any
+    parameters (the bodies FastAPI reads as JSON)."""
+    if not content_type:
+        return False
+    message = email.message.Message()
+    message["content-type"] = content_type
+    subtype = message.get_content_subtype()
+    return message.get_content_maintype() == "application" and (subtype == "json" or subtype.endswith("+json"))
+
+
+def _validation_refusal(request: Request, exc: RequestValidationError) -> Refusal:
+    """415 `unsupported_media_type` for a body whose Content-Type is not JSON (or missing):
+    FastAPI does not read it as JSON and hands its bytes to the validation; else
+    `_body_refusal`."""
+    if isinstance(exc.body, bytes) and exc.body and not _is_json_type(request.headers.get("content-type")):
+        return Refusal("unsupported_media_type", "The body must be JSON (Content-Type: application/json).")
+    return _body_refusal(exc)
+
+
+def _body_refusal(exc: RequestValidationError) -> Refusal:
     """422 `bad_name` / `bad_level` for those fields, else `bad_request`, with the reason."""
     code, message = "bad_request", "The request is not valid."
     for err in exc.errors():
@@ -91,8 +113,8 @@ def install_error_handlers(app: FastAPI) -> None:
         return refusal_response(exc)
 
     @app.exception_handler(RequestValidationError)
-    async def _validation(_req: Request, exc: RequestValidationError) -> JSONResponse:
-        return refusal_response(_validation_refusal(exc))
+    async def _validation(req: Request, exc: RequestValidationError) -> JSONResponse:
+        return refusal_response(_validation_refusal(req, exc))
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:

@@ -49,11 +49,12 @@ def clean_text(text: object) -> str:
     """A chat text: NFC, trimmed, 1 to MAX_CHARS characters, no control/format characters.
     Raises the Refusal `chat_empty` (also for a text made only of invisible fillers,
     app/names.py INVISIBLE, as a name is blank), `chat_too_long`, `chat_bad_char` (a control,
-    format or invisible character), `bad_message` (a text that is no string)."""
+    format or invisible character, also a lone surrogate or a text of nothing else),
+    `bad_message` (a text that is no string)."""
     if not isinstance(text, str):
         raise Refusal("bad_message", "`text` is a string.")
     text = unicodedata.normalize("NFC", text).strip()
-    if not text or all(unicodedata.category(c) in _BAD or c.isspace() or ord(c) in INVISIBLE for c in text):
+    if not text or all(c.isspace() or ord(c) in INVISIBLE for c in text):
         raise Refusal("chat_empty")  # nothing that draws: blank, or only fillers such as U+3164, U+2800
     if len(text) > MAX_CHARS:
         raise Refusal("chat_too_long", max_chars=MAX_CHARS)

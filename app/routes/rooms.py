@@ -22,6 +22,9 @@ COOKIE_MAX_AGE_S = 30 * 86400
 # their status and body). A room change also answers 404 `room_not_found` (`Tables.change`).
 HOST = ("room_not_found", "unauthorized", "not_host")
 SEATED = ("room_not_found", "unauthorized")
+# A route with a JSON body: 422 `bad_request` for a body that is not the one asked for, 415
+# `unsupported_media_type` for one whose Content-Type is not JSON (app/errors.py).
+BODY = ("bad_request", "unsupported_media_type")
 
 
 def _seat_number(raw: str) -> int:
@@ -63,7 +66,7 @@ def _drop_stale_cookie(request: Request, response: Response, code: str) -> None:
 
 @router.post("", status_code=201, response_model=CreateRoomOut,
              responses=responses("rate_limited", "too_many_rooms", "bad_name", "name_reserved", "bad_turn_limit",
-                                 "bad_request", "conflict"))
+                                 *BODY, "conflict"))
 async def create_room(body: CreateRoomIn, request: Request, response: Response, live: LiveDep,
                       session: SessionDep):
     """Create a room; the caller is the host in seat 0. Sets the seat cookie; the token is shown once.
@@ -109,7 +112,7 @@ async def show_room(code: str, request: Request, response: Response, live: LiveD
 
 @router.post("/{code}/join", response_model=JoinRoomOut,
              responses=responses("room_not_found", "rate_limited", "room_full", "game_started", "name_taken",
-                                 "conflict", "bad_name", "name_reserved", "bad_request"))
+                                 "conflict", "bad_name", "name_reserved", *BODY))
 async def join_room(code: str, body: JoinRoomIn, request: Request, response: Response, live: LiveDep,
                     session: SessionDep, token: TokenDep):
     """Take the next free seat. A caller who already holds a seat of this room gets it back.
@@ -126,7 +129,7 @@ async def join_room(code: str, body: JoinRoomIn, request: Request, response: Res
 
 
 @router.post("/{code}/bots", response_model=SeatOut,
-             responses=responses(*HOST, "room_full", "game_started", "conflict", "bad_level", "bad_request"))
+             responses=responses(*HOST, "room_full", "game_started", "conflict", "bad_level", *BODY))
 async def add_bot(code: str, body: BotIn, live: LiveDep, token: TokenDep):
     """(Host only, before the start.) A computer player of `level` takes the next free seat."""
     async with live.tables.change(code) as held:
@@ -146,7 +149,7 @@ async def start_game(code: str, live: LiveDep, token: TokenDep):
 
 
 @router.post("/{code}/again", response_model=AgainOut,
-             responses=responses(*SEATED, "game_not_over", "game_started", "bad_request"))
+             responses=responses(*SEATED, "game_not_over", "game_started", *BODY))
 async def play_again(code: str, body: AgainIn, live: LiveDep, token: TokenDep):
     """(A seated player, after the end.) Play again in the same room with the same seats: the
     first such request moves the room on to a new waiting game (exactly one, however many
@@ -175,7 +178,7 @@ async def leave_seat(code: str, request: Request, response: Response, live: Live
 
 
 @router.post("/{code}/timer", response_model=RoomOut,
-             responses=responses(*HOST, "game_started", "bad_turn_limit", "bad_request"))
+             responses=responses(*HOST, "game_started", "bad_turn_limit", *BODY))
 async def set_timer(code: str, body: TurnLimitIn, live: LiveDep, token: TokenDep):
     """(Host only, before the start.) The turn timer: seconds per decision, one of the room's
     `turn_limits`, or null/0 for none (422 `bad_turn_limit`). → the room summary."""
@@ -187,7 +190,7 @@ async def set_timer(code: str, body: TurnLimitIn, live: LiveDep, token: TokenDep
     return {**out, "turn_limit_s": limit}
 
 
-@router.post("/{code}/chat", response_model=RoomOut, responses=responses(*HOST, "bad_request"))
+@router.post("/{code}/chat", response_model=RoomOut, responses=responses(*HOST, *BODY))
 async def chat_settings(code: str, body: ChatSettingsIn, live: LiveDep, token: TokenDep):
     """(Host only, any time.) Open (`spectators: true`) or close the chat to spectators: closed,
     they neither send (`chat_closed`) nor receive messages. → the room summary."""
@@ -200,7 +203,7 @@ async def chat_settings(code: str, body: ChatSettingsIn, live: LiveDep, token: T
 
 @router.post("/{code}/seats/{seat}/bot", response_model=SeatOut,
              responses=responses(*SEATED, "seat_not_found", "game_not_started", "game_over", "seat_connected",
-                                 "not_connected", "not_yet", "bad_level", "bad_request"))
+                                 "not_connected", "not_yet", "bad_level", *BODY))
 async def seat_to_bot(code: str, body: BotIn, live: LiveDep, token: TokenDep,
                       seat: str = Path(description="seat number, 0 to 3")):
     """(During a game.) A computer player plays a disconnected seat until its player connects

@@ -1,30 +1,36 @@
 // The turn clock: the countdown of the seat to act, from the `clock` of each `state`
 // frame (docs/protocol.md; the server's clock decides). Shown in the top bar (#clock) and,
 // on your own turn, in the tab title; screen readers hear it (the polite #announce region)
-// at 30 and 10 seconds left on your own turn, not at every tick.
-import { t } from "./i18n.js";
+// at 30 and 10 seconds left on your own turn, not at every tick. Paused while the socket is down.
+import { t, onLangChange } from "./i18n.js";
 import { announce } from "./keys.js";
 
-let clock = null, at = 0, timer = null, said = new Set(), mine = false, onTick = null;
+let clock = null, at = 0, timer = null, said = new Set(), mine = false, onTick = null, stop = null;
+const now = () => stop ?? performance.now();
 
 /** A new `clock` (or null) from a state frame; `isMine`: it is this page's decision;
  *  `tick()` is called every second while a countdown runs (e.g. to redo the title). */
 export function setClock(c, isMine, tick) {
   if (!c || !clock || c.seat !== clock.seat || c.left_ms === null || Math.abs(left(c,
     performance.now()) - leftS()) > 1) said = new Set();
-  clock = c || null; at = performance.now(); mine = isMine; onTick = tick;
+  clock = c || null; at = performance.now(); mine = isMine; onTick = tick; stop = null;
   clearInterval(timer); timer = null;
   if (clock && clock.left_ms !== null) timer = setInterval(draw, 1000);
   draw();
 }
 
+/** The socket is down: stand still ("waiting for the server") until the next `setClock`. */
+export function pauseClock() {
+  if (stop === null) { stop = performance.now(); clearInterval(timer); draw(); }
+}
+
 function left(c, now) { return Math.max(0, Math.ceil((c.left_ms - (now - at)) / 1000)); }
 
 /** Seconds left for the seat to act (null without a timer). */
-export function leftS() { return clock && clock.left_ms !== null ? left(clock, performance.now()) : null; }
+export function leftS() { return clock && clock.left_ms !== null ? left(clock, now()) : null; }
 
 /** Seconds since the seat to act got its decision (null when nobody is to act). */
-export function idleS() { return clock ? (clock.turn_ms + performance.now() - at) / 1000 : null; }
+export function idleS() { return clock ? (clock.turn_ms + now() - at) / 1000 : null; }
 
 /** "m:ss" of the seconds left, or "" without a timer. */
 export function clockText() {
@@ -37,14 +43,18 @@ export function limitText(s) {
   return !s ? t("timer.off") : s % 60 ? t("timer.s", { n: s }) : t("timer.min", { n: s / 60 });
 }
 
+onLangChange(draw);
+
 function draw() {
-  const el = document.getElementById("clock"), s = leftS();
+  const el = document.getElementById("clock"), s = leftS(), paused = stop !== null;
   if (el) {
     el.hidden = s === null;
     el.textContent = s === null ? "" : clockText();
-    el.setAttribute("aria-label", t("timer.left") + " " + clockText());
-    el.classList.toggle("low", s !== null && s <= 10);
+    el.title = paused ? t("timer.paused") : "";
+    el.setAttribute("aria-label", t("timer.left") + " " + clockText() + (paused ? " (" + el.title + ")" : ""));
+    el.classList.toggle("low", s !== null && s <= 10 && !paused);
     el.classList.toggle("mine", mine);
+    el.classList.toggle("paused", paused);
   }
   for (const n of [30, 10]) {
     if (mine && s !== null && s <= n && s > 0 && !said.has(n)) { said.add(n); if (s > n - 2) announce(t("timer.say",

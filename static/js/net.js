@@ -45,8 +45,9 @@ export const HEARTBEAT = { CHECK_MS: 2000, IDLE_MS: 3000, DEAD_MS: 7000, PROBE_M
 
 /**
  * A WebSocket that reconnects by itself with exponential backoff (0.5 s doubling to 10 s,
- * with jitter) and notices a dead connection within about 10 s, at once after the page wakes
- * up or the network comes back. Callbacks: onMessage(obj), onOpen(), onDown().
+ * with jitter; 1 s for 30 s after `server_restarting`) and notices a dead connection within
+ * about 10 s, at once after the page wakes up or the network comes back. Callbacks:
+ * onMessage(obj), onOpen(), onDown().
  */
 export class LiveSocket {
   constructor(path, { onMessage, onOpen, onDown }) {
@@ -63,6 +64,7 @@ export class LiveSocket {
     this.heard = 0;       // the last frame
     this.awake = 0;       // since when the timers run on time
     this.probeUntil = 0;  // an unanswered probe's deadline
+    this.quick = 0;       // retries every 1 s until then (the server restarts)
     const wake = () => this.check();
     document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") wake(); });
     document.addEventListener("resume", wake);  // a frozen page runs again (Chrome)
@@ -102,6 +104,7 @@ export class LiveSocket {
       let msg;
       try { msg = JSON.parse(ev.data); } catch { return; }
       if (msg.type !== "error") this.delay = 500;
+      this.quick = msg.type === "server_restarting" ? performance.now() + 30000 : 0;  // any other frame: backoff
       if (msg.type !== "pong") this.onMessage(msg);
     };
     ws.onclose = () => {
@@ -177,7 +180,7 @@ export class LiveSocket {
   retry() {
     clearTimeout(this.timer);
     const wait = this.delay * (0.8 + Math.random() * 0.4);
-    this.delay = Math.min(this.delay * 2, 10000);
+    this.delay = Math.min(this.delay * 2, performance.now() < this.quick ? 1000 : 10000);
     this.timer = setTimeout(() => this.connect(), wait);
   }
 

@@ -2,7 +2,8 @@
 // shows the result of game n and its person has not moved on, what the server sends for a later
 // game (its room summary, history, events, state) is kept aside, and the result gets a notice
 // of it: who wants to play again, with "I'm in" and "Go to game n+1" ("Watch game n+1" for a
-// spectator); once that game has started, "Game n+1 has started" with the way to its table.
+// spectator); once that game has started, "Game n+1 has started" with the way to its table;
+// once it is over too, "Game n+1 is over" with the way to its result.
 // Moving on hands the kept frames to the room page (room.js) as if they had just come.
 // Loaded with games.js, at the end of a game.
 import { h, render } from "../vendor/preact.js";
@@ -57,9 +58,16 @@ export function moveOn(ctx) {
     left_ms: c.left_ms === null ? null : Math.max(0, c.left_ms - d) } });
 }
 
-/** True once the game after the one on the page has started (its "Play again" is over). */
+/** True once the game after the one on the page has started (its "Play again" is over); it
+ *  may be over too (nextOver). */
 export function nextStarted(ctx) {
   return !!ctx.ahead && ctx.ahead.room.status !== "waiting";
+}
+
+/** True once the game after the one on the page is over (its room summary or its state says so). */
+export function nextOver(ctx) {
+  const a = ctx.ahead;
+  return !!a && (a.room.status === "over" || (!!a.state && a.state.view.phase === "over"));
 }
 
 function noticeView(ctx, sayIn) {
@@ -69,6 +77,9 @@ function noticeView(ctx, sayIn) {
   const me = ctx.seat === null ? null : r.players.find((p) => p.seat === ctx.seat);
   const go = (key, big) => h("button", { type: "button", class: "btn" + (big ? " primary big-btn" : ""),
     id: "notice-go", onClick: () => moveOn(ctx) }, t(key, { g }));
+  if (nextOver(ctx)) {
+    return [h("span", { class: "notice-text" }, t("again.over", { g })), " ", go("again.result", true)];
+  }
   if (nextStarted(ctx)) {
     const v = a.state && a.state.view;
     const turn = me && v && v.phase !== "over" && v.to_act === ctx.seat;

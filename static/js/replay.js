@@ -13,7 +13,7 @@ import { logLine } from "./logview.js";
 const code = document.body.dataset.code;
 const game = Number(document.body.dataset.game);
 const root = document.getElementById("replay-root");
-let data = null, room = null, step = 0;
+let data = null, room = null, step = 0, failed = null;  // failed: the refusal of the replay
 
 function go(k) {
   if (!data) return;
@@ -75,6 +75,13 @@ function draw() {
   ], root);
 }
 
+// No replay (no such game, or not over yet): why, in the page's language, and the way back.
+function drawFailed() {
+  const text = failed.code === "game_not_over" ? t("replay.not_over") : gErr(failed);
+  render(h("section", { class: "panel" }, h("p", { id: "rp-error" }, text),
+    h("a", { class: "btn", href: appUrl("/r/" + encodeURIComponent(code)) }, t("replay.back_room"))), root);
+}
+
 document.addEventListener("keydown", (e) => {
   if (e.altKey || e.ctrlKey || e.metaKey || !data) return;
   const to = { ArrowRight: step + 1, ArrowLeft: step - 1, Home: 0, End: data.steps.length - 1 }[e.key];
@@ -86,13 +93,13 @@ document.addEventListener("keydown", (e) => {
 async function main() {
   await initI18n();
   await loadTexts();
-  onLangChange(async () => { await loadTexts(); if (data) draw(); });
+  onLangChange(async () => { await loadTexts(); if (data) draw(); else if (failed) drawFailed(); });
   try {
     data = await api("GET", `/api/rooms/${encodeURIComponent(code)}/games/${game}/replay`);
   } catch (e) {
-    const text = e.code === "game_not_over" ? t("replay.not_over") : gErr(e);
-    render(h("section", { class: "panel" }, h("p", { id: "rp-error" }, text),
-      h("a", { class: "btn", href: appUrl("/r/" + encodeURIComponent(code)) }, t("replay.back_room"))), root);
+    failed = e;
+    root.textContent = "";  // no "Loading…" under it
+    drawFailed();
     return;
   }
   // A record before `computer` marks a computer player by `bot_level` alone (app/replay.py).

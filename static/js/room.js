@@ -10,7 +10,7 @@ import { WaitingView, copyLink } from "./waiting.js";
 import { buildTable, renderTable, pruneSelection, turnText } from "./table.js";
 import { logEntries } from "./logview.js";
 import { announce, keepFocus, installShortcuts, focusRow } from "./keys.js";
-import { setClock, clockText } from "./clock.js";
+import { setClock, clockText, pauseClock } from "./clock.js";
 import { ChatPanel } from "./chat.js";
 
 const code = document.body.dataset.code;
@@ -252,6 +252,11 @@ function onMessage(msg) {
   }
 }
 
+function drawMissing() {
+  render(h("section", { class: "panel" }, h("h1", null, t("room.not_found")), h("a", { class: "btn",
+    href: appUrl("/") }, t("room.back_home"))), root);
+}
+
 /** Read the room again without a seat: the server deletes a seat cookie whose seat changed hands. */
 async function forgetSeat() {
   try { await api("GET", `/api/rooms/${encodeURIComponent(code)}`); } catch { /* the socket says the rest */ }
@@ -273,7 +278,10 @@ async function main() {
     try { await api("POST", `/api/rooms/${encodeURIComponent(code)}/chat`, { spectators: open }); }
     catch (e) { toast(errorText(e.code, e.fields)); }
   };
-  onLangChange(() => { drawSound(); redraw(); drawLog(true); chat.draw(); chat.setUnread(chat.unread); });
+  onLangChange(() => {
+    if (mode === "missing") return drawMissing();
+    drawSound(); redraw(); drawLog(true); chat.draw(); chat.setUnread(chat.unread);
+  });
   try {
     ctx.room = await api("GET", `/api/rooms/${encodeURIComponent(code)}`);
     ctx.roomAt = performance.now();
@@ -282,8 +290,8 @@ async function main() {
     if (e.status === 404) {
       mode = "missing";
       document.querySelectorAll(".roominfo, #turn, #clock, #chat-jump, #sound-btn").forEach((el) => el.remove());
-      render(h("section", { class: "panel" }, h("h1", null, t("room.not_found")), h("a", { class: "btn",
-        href: appUrl("/") }, t("room.back_home"))), root);
+      root.textContent = "";  // no "Loading…"
+      drawMissing();
       return;
     }
     toast(errorText(e.code, e.fields));
@@ -300,6 +308,7 @@ async function main() {
       // A move in flight stays pending and is resent after the reconnect.
       wasDown = true; ctx.online = false;
       if (ctx.room) ctx.room.stale = 1;
+      pauseClock();
       banner(t(ctx.inflight ? "conn.lost_move" : restarting ? "conn.restarting" : "conn.lost"));
       redraw();
     },

@@ -123,3 +123,25 @@ def test_bad_message_carries_the_frame_id(server):
         await c.close()
 
     asyncio.run(scenario())
+
+
+def test_a_chat_text_of_a_lone_surrogate_is_a_bad_character(server):
+    """A JSON escape such as \\ud800 is no Unicode character: `chat_bad_char`, not `chat_empty`
+    (docs/protocol.md "WebSocket error codes"); a text of only a zero-width space too."""
+    code, tokens = new_game(server.base_url, 2)
+
+    async def scenario():
+        c = await Client.open(server.ws_url, code, tokens[0], seat=0)
+        await c.state(0)
+        for i, text in enumerate(("\ud800", "a\udfffb", " \ud83d ", "\u200b")):
+            mark = len(c.msgs)
+            await c.send({"type": "chat", "id": f"s{i}", "text": text})
+            err = await c.wait(lambda m: m["type"] == "error", start=mark)
+            assert (err["code"], err["id"]) == ("chat_bad_char", f"s{i}"), (text, err)
+        mark = len(c.msgs)
+        await c.send({"type": "chat", "id": "blank", "text": " \u3164 "})  # a filler only: still empty
+        err = await c.wait(lambda m: m["type"] == "error", start=mark)
+        assert err["code"] == "chat_empty"
+        await c.close()
+
+    asyncio.run(scenario())

@@ -137,6 +137,28 @@ def test_bad_bodies_are_refused(server, body):
     _err(r, 422, "bad_request")
 
 
+@pytest.mark.parametrize("content_type", ["text/xml", "text/plain; charset=utf-8", "application/x-www-form-urlencoded",
+                                          "application/xml", None])
+def test_a_body_that_is_not_sent_as_json_is_415(server, content_type):
+    """docs/protocol.md "HTTP error codes": a JSON body under another Content-Type (or none) is
+    refused as such, not as a body of the wrong shape."""
+    room = create_room(server.base_url)
+    headers = {"content-type": content_type} if content_type else {}
+    for path, body in (("/api/rooms", b'{"name": "Ann"}'), (f"/api/rooms/{room['code']}/join", b'{"name": "Bob"}'),
+                       (f"/api/rooms/{room['code']}/timer", b'{"turn_limit_s": 60}')):
+        r = httpx.post(server.base_url + path, content=body, headers={**headers, **auth(room["token"])})
+        _err(r, 415, "unsupported_media_type")
+    assert len(httpx.get(f"{server.base_url}/api/rooms/{room['code']}").json()["players"]) == 1
+
+
+@pytest.mark.parametrize("content_type", ["application/json; charset=utf-8", "application/merge-patch+json",
+                                          "Application/JSON"])
+def test_json_under_any_json_content_type_is_taken(server, content_type):
+    r = httpx.post(server.base_url + "/api/rooms", content=b'{"name": "Ann", "public": false}',
+                   headers={"content-type": content_type})
+    assert r.status_code == 201, r.text
+
+
 def test_huge_body_is_refused(server):
     r = httpx.post(server.base_url + "/api/rooms", json={"name": "A", "pad": "x" * 100_000})
     _err(r, 413, "too_large")

@@ -63,7 +63,7 @@ def test_a_body_that_is_not_utf8_is_not_json(server):
 def test_the_document_lists_each_route_s_refusals_from_the_registry(server):
     doc = httpx.get(server.base_url + "/openapi.json").json()
     join = doc["paths"]["/api/rooms/{code}/join"]["post"]["responses"]
-    assert {"200", "404", "409", "413", "422", "429", "503"} <= set(join)
+    assert {"200", "404", "409", "413", "415", "422", "429", "503"} <= set(join)
     codes = join["409"]["content"]["application/json"]["schema"]["properties"]["error"]["properties"]["code"]["enum"]
     assert set(codes) == {"room_full", "game_started", "name_taken", "conflict"}
     assert join["429"]["headers"]["Retry-After"]["required"] is True

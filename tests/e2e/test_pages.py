@@ -11,6 +11,7 @@ import httpx
 from playwright.sync_api import expect
 
 from .conftest import DESKTOP, PHONE, ROOT
+from .driver import Table
 from .helpers import goto, EVIL_NAME, choose_token, create_room, join_room, my_seat
 
 # The JS + CSS one page loads, uncompressed: 150 KB before issue 15, whose card faces, map,
@@ -132,6 +133,38 @@ def test_unknown_room_says_so(e2e_server, new_page):
     for control in ("#copy-top", "#sound-btn", "#chat-jump", "#turn", "#clock"):
         assert page.locator(control).count() == 0, control
     assert page.get_by_role("link", name="How to play").is_visible()
+
+
+def test_pages_of_no_room_no_game_and_a_game_not_over_follow_the_language_switch(e2e_server, new_page, shots):
+    """The message of a room that does not exist, a game the room does not have and a game not
+    over yet (no replay) switches to German with the top bar, with no script error (the
+    new_page fixture fails on one) and no "Loading…" left under it."""
+    base = e2e_server.base_url
+    table = Table(base, ["Ann", "Bob"])
+    table.start()
+    table.close()
+    said = {"/r/ZZZZZZZZZZ": (("There is no room with this code.", "Back to the start page"),
+                               ("Es gibt keinen Raum mit diesem Code.", "Zur Startseite")),
+            f"/r/{table.code}/games/7": (("This room has no such game.", "Back to the room"),
+                                         ("Dieses Spiel gibt es in diesem Raum nicht.", "Zurück zum Raum")),
+            f"/r/{table.code}/games/1": (("This game is not over yet: its replay opens at the end.", "Back to the room"),
+                                         ("Dieses Spiel läuft noch: die Wiederholung gibt es am Ende.",
+                                          "Zurück zum Raum"))}
+    for path, (en, de) in said.items():
+        page = new_page()
+        goto(page, base + path)
+        main = page.locator("main .panel")
+        for (text, back), lang in ((en, "en"), (de, "de")):
+            if lang == "de":
+                page.click(".lang-btn[data-lang=de]")
+            expect(main).to_contain_text(text)
+            expect(main.locator("a.btn")).to_have_text(back)
+            expect(page.locator("main")).not_to_contain_text("Loading")
+            expect(page.locator("main")).not_to_contain_text("Lädt")
+        page.screenshot(path=str(shots / f"missing-de{path.replace('/', '_')}.png"))
+        goto(page, base + path)  # loaded in German: the same, no "Lädt…"
+        expect(main).to_contain_text(de[0])
+        expect(page.locator("main")).not_to_contain_text("Lädt")
 
 
 def test_server_refusal_is_shown_to_the_player(e2e_server, new_page):

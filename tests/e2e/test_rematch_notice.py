@@ -3,9 +3,11 @@
 VP table) and get a notice naming who wants to play again, in English and in German, with "I'm
 in" / "Watch game 2" right there. The third says "I'm in" from the notice and lands in the
 waiting room; when the host starts game 2, the pages still on the result say so and go to the
-table only when their person asks (docs/ui.md "Play again")."""
+table only when their person asks (docs/ui.md "Play again"). A game 2 played to its end
+meanwhile is said to be over, with the way to its result."""
 from __future__ import annotations
 
+import httpx
 from playwright.sync_api import expect
 
 from .driver import Table
@@ -22,9 +24,9 @@ def _notice(page) -> str:
     return page.evaluate(SAID)
 
 
-def _on_the_result(page) -> None:
+def _on_the_result(page, players: int = 3) -> None:
     """The result is still on the page: its score table with the VPs, and no waiting room."""
-    expect(page.locator(".result > table.score tbody tr")).to_have_count(3)
+    expect(page.locator(".result > table.score tbody tr")).to_have_count(players)
     expect(page.locator(".result > table.score")).to_be_visible()
     expect(page.locator("#rematch")).to_have_count(0)
 
@@ -117,3 +119,41 @@ def test_play_again_leaves_the_others_on_the_result_with_a_notice(e2e_server, ne
         expect(page.locator("#log")).not_to_contain_text("Game over")
     expect(watcher.locator("#spectator-note")).to_be_visible()
     expect(watcher.locator("#earlier a")).to_have_attribute("href", f"/r/{table.code}/games/1")
+
+
+def test_a_next_game_played_to_its_end_while_the_result_is_read_says_it_is_over(e2e_server, new_page, shots):
+    """Game 2 is started and played to its end while a seated player's tab and a spectator
+    still read game 1's result: the notice says game 2 is over (not "has started"), in English
+    and German, and its button opens game 2's result."""
+    base = e2e_server.base_url
+    table = Table(base, ["Ann", "Bob"])
+    table.start()
+    table.play_until(lambda ev, v: v["phase"] == "over")
+    table.close()
+    bob, watcher = new_page(), new_page()
+    bob.context.add_cookies([table.cookie(1)])
+    for page in (bob, watcher):
+        goto(page, f"{base}/r/{table.code}")
+        expect(page.locator("#result-how")).to_be_visible()
+    r = httpx.post(f"{base}/api/rooms/{table.code}/again", json={"game": 1},
+                   headers={"Authorization": f"Bearer {table.tokens[0]}"})
+    assert r.status_code == 200, r.text
+    expect(watcher.locator("#again-notice")).to_contain_text("Ann is playing again.")
+    table.start()  # game 2, played to its end by both seats' sockets
+    table.play_until(lambda ev, v: v["phase"] == "over")
+    table.close()
+    for page in (bob, watcher):
+        expect(page.locator("#again-notice")).to_contain_text("is over")
+        assert _notice(page) == "Game 2 is over. See its result"
+        _on_the_result(page, 2)
+        expect(page.locator("#replay-link")).to_have_attribute("href", f"/r/{table.code}/games/1")
+    watcher.click(".lang-btn[data-lang=de]")
+    expect(watcher.locator("#again-notice")).to_contain_text("zu Ende")
+    assert _notice(watcher) == "Spiel 2 ist zu Ende. Zum Ergebnis"
+    watcher.screenshot(path=str(shots / "rematch-next-over-notice-de.png"), full_page=True)
+    for page in (bob, watcher):
+        page.click("#notice-go")
+        expect(page.locator("#replay-link")).to_have_attribute("href", f"/r/{table.code}/games/2")
+        expect(page.locator(".result > table.score")).to_be_visible()
+        expect(page.locator("#again-notice")).to_be_empty()
+    expect(bob.locator("#again-btn")).to_be_visible()  # game 2's result: Bob may play again

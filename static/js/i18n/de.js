@@ -335,6 +335,7 @@ export default {
   "timer.min": "{n} min",
   "timer.left": "Verbleibende Zeit:",
   "timer.say": "Noch {n} Sekunden für deine Entscheidung.",
+  "timer.paused": "wartet auf den Server",
   "log.timed_out": "Die Zeit von {name} ist abgelaufen: ein Computerspieler hat für sie entschieden.",
   "table.taken_over": "Ein Computerspieler spielt für dich: deine Zeit ist zweimal nacheinander abgelaufen.",
   "table.take_back": "Wieder selbst spielen",

@@ -332,6 +332,7 @@ export default {
   "timer.min": "{n} min",
   "timer.left": "Time left:",
   "timer.say": "{n} seconds left for your decision.",
+  "timer.paused": "waiting for the server",
   "log.timed_out": "{name}'s time ran out: a computer player decided for them.",
   "table.taken_over": "A computer player is playing for you: your time ran out twice in a row.",
   "table.take_back": "Play myself again",

@@ -38,6 +38,8 @@ export default {
   "again.started": "Spiel {g} hat begonnen.",
   "again.started_turn": "Spiel {g} hat begonnen, und du bist am Zug.",
   "again.to_table": "Zum Spieltisch",
+  "again.over": "Spiel {g} ist zu Ende.",
+  "again.result": "Zum Ergebnis",
   "replay.title": "Wiederholung von Spiel {n}",
   "replay.step": "Aktion {k} von {n}",
   "replay.dealt": "Das Spiel nach dem Austeilen",

@@ -37,6 +37,8 @@ export default {
   "again.started": "Game {g} has started.",
   "again.started_turn": "Game {g} has started, and it is your turn.",
   "again.to_table": "Go to the table",
+  "again.over": "Game {g} is over.",
+  "again.result": "See its result",
   "replay.title": "Replay of game {n}",
   "replay.step": "Action {k} of {n}",
   "replay.dealt": "The game as dealt",
