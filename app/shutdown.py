@@ -46,15 +46,9 @@ async def drain(live: Live, timeout_s: float = DRAIN_TIMEOUT_S) -> int:
     told: list[Connection] = []
 
     async def notify_all() -> None:
-        # Every room's lock (Tables.hold_all): an action being applied finishes — committed and
-        # broadcast — before its room is told; bots are cancelled only outside their critical section.
-        async with live.tables.hold_all():
-            live.bots.shutdown()
-            for conns in list(live.hub.rooms.values()):
-                told.extend(c for c in conns if not c.closed)
-            told.extend(c for c in live.hub.lobby if not c.closed)
-            for conn in told:
-                conn.send(RESTART_NOTICE)
+        # Every room's lock: an action being applied finishes — committed and broadcast — before
+        # its room is told; bots are cancelled only outside their critical section.
+        told.extend(await live.tell_restarting(RESTART_NOTICE))
         await asyncio.gather(*(c.finish(RESTART_CLOSE_CODE, "service restart") for c in told),
                              return_exceptions=True)
 

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from contextlib import AbstractAsyncContextManager
+from typing import NamedTuple
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from starlette.websockets import WebSocket
@@ -28,6 +30,7 @@ from ..config import Settings
 from ..lobby import present_people
 from ..models import Room
 from .actions import Actions
+from .admission import Admission
 from .bots import BotDriver
 from .broadcast import Broadcaster
 from .chat import Chat
@@ -41,16 +44,26 @@ from .pg_fanout import PgFanout
 from .presence import Presence
 from .remote import RemoteChanges
 from .sockets import RoomSockets
-from .tables import Tables
+from .hub import Connection
+from .tables import Held, Tables
 from .timers import TurnTimers
+
+
+class SeatPresence(NamedTuple):
+    """What this process knows of one seat's connections, for handing it to a computer player
+    (`Live.seat_presence`; app/rooms.py `hand_seat_to_bot`)."""
+    connected: set[int]        # the room's seats connected here or in another process
+    offline_s: float           # seconds since the seat last had a connection here (Hub.offline_for)
+    since_start: bool          # it may have been connected until this process started (Hub.since_start)
+    connected_s: float | None  # seconds it has been connected here without a break (Hub.connected_for)
 
 
 class Live:
     """Rooms being watched or played in this process, on top of the database."""
 
     def __init__(self, settings: Settings, sessions: async_sessionmaker[AsyncSession]):
-        self.settings = settings
-        self.sessions = sessions
+        self._settings = settings
+        self._sessions = sessions
         self.hub = Hub()
         self.events = Events()
         self.fanout: Fanout = LocalFanout()
@@ -85,7 +98,31 @@ class Live:
     async def _remote_changes(self, changes: dict[str, set[str]]) -> None:
         await self.remote.on_changes(changes)
 
+    @property
+    def settings(self) -> Settings:
+        """The settings this process was started with."""
+        return self._settings
+
+    @property
+    def sessions(self) -> async_sessionmaker[AsyncSession]:
+        """The database sessions (one per HTTP request: app/deps.py)."""
+        return self._sessions
+
+    @property
+    def admission(self) -> Admission:
+        """The connection limits of room WebSockets (admission.py; the app's `AdmissionGate`)."""
+        return self.sockets.admission
+
     # ------------------------------------------------------------ lifespan
+    async def settle_clocks(self) -> None:
+        """Before anyone is served: the time no server ran off the turn clocks (downtime.py).
+        A failure (the database away, say) is one warning line; the turn timers then settle
+        before they look for anything due."""
+        try:
+            await self.timers.settle()
+        except Exception as exc:
+            self.timers.outage.failed(exc, "taking the servers' downtime off the turn clocks")
+
     async def start(self, listen_timeout_s: float = 5.0) -> None:
         """Start the background tasks (lifespan): the lobby feed and the fan-out's listener
         (waited for up to `listen_timeout_s`, so a fresh process misses nothing)."""
@@ -124,6 +161,21 @@ class Live:
         for conn in [c for conns in self.hub.rooms.values() for c in conns] + list(self.hub.lobby):
             conn.drop(1001, "server shutting down")
 
+    async def tell_restarting(self, notice: dict) -> list[Connection]:
+        """The graceful stop's drain (app/shutdown.py): take every room's lock (an action being
+        applied finishes, committed and sent, first), stop the computer players, and queue
+        `notice` on every room and lobby connection after what it was already due. → the
+        connections told (the caller flushes and closes them)."""
+        told: list[Connection] = []
+        async with self.tables.hold_all():
+            self.bots.shutdown()
+            for conns in list(self.hub.rooms.values()):
+                told.extend(c for c in conns if not c.closed)
+            told.extend(c for c in self.hub.lobby if not c.closed)
+            for conn in told:
+                conn.send(notice)
+        return told
+
     # ----------------------------------------------------------- endpoints
     async def serve_room(self, ws: WebSocket, raw_code: str) -> None:
         """A room WebSocket from handshake to close (sockets.py)."""
@@ -141,6 +193,23 @@ class Live:
     def summary(self, room: Room, you: int | None) -> dict:
         """Room summary with presence from every process's connections."""
         return self.broadcaster.summary(room, you)
+
+    def seat_presence(self, room: Room, seat: int) -> SeatPresence:
+        """What this process knows of `seat`'s connections in `room` (read under its lock)."""
+        code = room.code
+        return SeatPresence(self.connected_seats(code), self.hub.offline_for(code, seat),
+                            self.hub.since_start(code, seat, room.created_at), self.hub.connected_for(code, seat))
+
+    async def lobby_rooms(self, session: AsyncSession | None = None) -> list[dict]:
+        """The open public rooms now (app/lobby.py), in `session` or a session of its own."""
+        return await self.lobby.rooms(session)
+
+    def change(self, raw_code: str, *, release: AsyncSession | None = None) -> AbstractAsyncContextManager[Held]:
+        """`async with live.change(code) as held:` an HTTP change of a room's seats or status,
+        under its lock (`Tables.change`): `held.room` read there, changed through
+        `held.session` without committing; on leaving it is committed and the room's
+        connections, the lobby, the other processes and the computer players are told."""
+        return self.tables.change(raw_code, release=release)
 
     async def room_created(self, code: str, public: bool) -> None:
         """A room was created (and committed): a public one shows up in the lobby, here and in
