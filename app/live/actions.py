@@ -9,7 +9,7 @@ check → `engine.play` → commit → fan-out through the player view.
    (commits.py: the actions of many rooms in one transaction; optimistic: another process may
    have committed that version first: `_lost_race`);
 4. the new events and state go to every connection, each through its seat's player view
-   (`Broadcaster.broadcast_game`), and `ActionApplied` is published (computer players react).
+   (`Held.publish`), and `ActionApplied` is published (computer players react).
 
 An action is committed before anyone hears of it.
 """
@@ -30,7 +30,7 @@ from ..models import ActionRow, utcnow
 from ..refusals import Refusal
 from .. import records, rooms as R
 from ..store import games as store
-from .broadcast import Broadcaster
+from .broadcast import Update
 from .chat import Chat
 from .commits import Committer, Pending
 from .events import ActionApplied, Events, RoomChanged
@@ -63,12 +63,11 @@ class NotABotSeat(Refusal):
 class Actions:
     """Applies actions exactly once, for people (`on_frame`) and computer players (`act`)."""
 
-    def __init__(self, settings: Settings, tables: Tables, broadcaster: Broadcaster, fanout: Fanout,
-                 events: Events, committer: Committer, chat: Chat | None = None):
+    def __init__(self, settings: Settings, tables: Tables, fanout: Fanout, events: Events, committer: Committer,
+                 chat: Chat | None = None):
         self.settings = settings
         self.committer = committer
         self.tables = tables
-        self.broadcaster = broadcaster
         self.fanout = fanout
         self.events = events
         self.chat = chat
@@ -147,7 +146,9 @@ class Actions:
             # its computer players: the version check in the commit is what guarantees that the
             # table was current (a table behind the database loses it: `_lost_race` catches up).
             if table.state is None or not table.seats_known() or attempt.timed_out:
-                room = await held.read_room()   # with its seats; catches the table up
+                news = await held.sync()   # the room with its seats; the table caught up
+                held.publish(news)         # what was committed elsewhere goes out first
+                room = news.room
                 if room is None:
                     return attempt.refuse(Refusal("room_not_found"))
                 if room.seed is None:
@@ -157,7 +158,7 @@ class Actions:
             if attempt.reply is not None and not attempt.reply.holds(seat, table.holders):
                 return attempt.refuse(Refusal("not_seated"))
             if (seat, action_id) in table.action_ids:
-                return self._duplicate(attempt, table)
+                return self._duplicate(attempt, held)
             if version != table.version:
                 return attempt.refuse(Refusal("stale_version", version=table.version, sent=version))
             if bot_level is not None and not self._still_the_bot(held, seat, bot_level):
@@ -188,9 +189,9 @@ class Actions:
             if attempt.timed_out and table.timeouts_in_a_row(seat) >= TIMEOUTS_BEFORE_HANDOVER:
                 attempt.handed_over = await self._hand_over(held, seat)
             attempt.committed = ActionApplied(attempt.code, new_version, bool(table.bot_levels))
-            self.broadcaster.broadcast_game(table, [(new_version, events)])
-            if engine.is_over(new_state) or attempt.handed_over is not None:
-                await self.broadcaster.broadcast_room(held.session, attempt.code)
+            held.publish(Update(caught=[(new_version, events)]))  # each seat's events and state
+            if (engine.is_over(new_state) or attempt.handed_over is not None) and held.watched():
+                held.publish(await held.sync(), summary=True)  # the room as committed now
             if engine.is_over(new_state):
                 await self._compact(held)
         return attempt.committed
@@ -266,21 +267,24 @@ class Actions:
 
     async def _lost_race(self, held: Held, attempt: _Attempt) -> bool:
         """Another process committed first: catch up and answer like a late client."""
-        if await held.read_room() is None:
+        news = await held.sync()
+        held.publish(news)
+        if news.room is None:
             return attempt.refuse(Refusal("room_not_found"))
         table = held.table
         dup = await held.session.scalar(select(ActionRow.id).where(
             ActionRow.room_id == table.room_id, ActionRow.seat == attempt.seat,
             ActionRow.action_id == attempt.action_id))
         if dup is not None:
-            return self._duplicate(attempt, table)
+            return self._duplicate(attempt, held)
         return attempt.refuse(Refusal("stale_version", f"The game is at version {table.version}."))
 
-    def _duplicate(self, attempt: _Attempt, table: Table) -> bool:
+    @staticmethod
+    def _duplicate(attempt: _Attempt, held: Held) -> bool:
         """An id this seat already used: the current state instead of a refusal."""
         attempt.note("duplicate")
         if attempt.reply is not None:
-            self.broadcaster.send_state(attempt.reply, table)
+            held.publish(Update(), game="state", to=[attempt.reply])
         return False
 
 

@@ -227,7 +227,9 @@ class BotDriver:
             async with self.tables.hold(code) as held:
                 table = held.table
                 if self.actions.fanout.shared or table.state is None or table.bot_levels is None:
-                    room = await held.read_room()   # notes the seats' computer players
+                    news = await held.sync()   # notes the seats' computer players
+                    held.publish(news)
+                    room = news.room
                     if room is None or room.status != "playing":
                         return None
                 if table.state is None or engine.is_over(table.state):

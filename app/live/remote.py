@@ -16,7 +16,6 @@ import logging
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from ..store import games as store
-from .broadcast import Broadcaster
 from .chat import Chat
 from .hub import Hub
 from .lobby import LobbyFeed
@@ -35,12 +34,10 @@ YIELD_EVERY = 10
 class RemoteChanges:
     """`on_changes` is the fan-out's callback (`RemoteBatch`, fanout.py)."""
 
-    def __init__(self, db: AsyncEngine, hub: Hub, tables: Tables, broadcaster: Broadcaster, lobby: LobbyFeed,
-                 chat: Chat | None = None):
+    def __init__(self, db: AsyncEngine, hub: Hub, tables: Tables, lobby: LobbyFeed, chat: Chat | None = None):
         self.hub = hub
         self.chat = chat
         self.tables = tables
-        self.broadcaster = broadcaster
         self.lobby = lobby
         self.db = db  # the shared read (catch_up_games) takes a connection of its own
         self._outage = OutageLog(log, "the catch-up with other processes")
@@ -78,8 +75,8 @@ class RemoteChanges:
         on one connection in autocommit (no BEGIN/COMMIT: both statements only read; the log
         only grows, so rows up to a snapshot's version committed with it are there). The
         connection is given back before any lock is taken (the room-lock rule, tables.py).
-        Then each room under its lock (`Table.advance`: never a version skipped or applied
-        twice, whatever the table did meanwhile), its connections told. A room whose game
+        Then each room under its lock (`Held.sync(snapshot=, rows=)`: never a version skipped or
+        applied twice, whatever the table did meanwhile), its connections told. A room whose game
         started or ended, was replaced, or that the rows read do not fit goes through
         `on_change` (its summary and the whole catch-up, read under its lock)."""
         before = {t.room_id: (t.version, t.seed) for t in tables}
@@ -105,8 +102,7 @@ class RemoteChanges:
                     if self.tables.get(table.code) is not table or table.state is None or table.seed != snap.seed:
                         again.append(table.code)
                         continue
-                    caught = table.advance(snap, logs.get(table.room_id, []))
-                    self.broadcaster.tell(held.table, False, caught)
+                    held.publish(await held.sync(snapshot=snap, rows=logs.get(table.room_id, [])))
             except RoomLockMisuse:
                 raise
             except RuntimeError:  # the rows read do not reach the table's version: read it alone
@@ -132,12 +128,11 @@ class RemoteChanges:
                 return
         try:
             async with self.tables.hold(code) as held:
-                room = await held.read_room(catch_up=False)
+                news = await held.sync()
+                room = news.room
                 if room is None:
                     return
-                started, caught = await self.broadcaster.sync(held.session, held.table, room)
-                if started or "r" in kinds or "p" in kinds or (caught and room.status == "over"):
-                    self.broadcaster.send_room(room)
-                self.broadcaster.tell(held.table, started, caught)
+                held.publish(news, summary=news.started or "r" in kinds or "p" in kinds
+                             or (bool(news.caught) and room.status == "over"))
         except RoomGone:
             return

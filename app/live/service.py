@@ -77,15 +77,14 @@ class Live:
         db = sessions.kw["bind"]  # the AsyncEngine behind the sessions
         self.committer = Committer(db, self.fanout)
         self.chat = Chat(settings, self.tables, self.hub, self.fanout)
-        self.actions = Actions(settings, self.tables, self.broadcaster, self.fanout, self.events, self.committer,
-                               self.chat)
-        self.presence = Presence(self.hub, self.tables, self.broadcaster, self.lobby, self.events, self.chat)
+        self.actions = Actions(settings, self.tables, self.fanout, self.events, self.committer, self.chat)
+        self.presence = Presence(self.hub, self.tables, self.lobby, self.events, self.chat)
         self.sockets = RoomSockets(settings, sessions, self.hub, self.tables, self.presence, self.actions)
         self.bots = BotDriver(settings, sessions, self.tables, self.actions)
         self.cleanup = Cleanup(settings, sessions, self.hub, self.tables, self.presence, self.lobby, self.bots,
                                self.fanout)
         self.timers = TurnTimers(settings, sessions, self.tables, self.actions, self.bots)
-        self.remote = RemoteChanges(db, self.hub, self.tables, self.broadcaster, self.lobby, self.chat)
+        self.remote = RemoteChanges(db, self.hub, self.tables, self.lobby, self.chat)
         # Who reacts to what: the lobby, the other processes, then the computer players.
         self.events.subscribe(RoomChanged, self.lobby.on_room_changed)
         self.events.subscribe(RoomChanged, lambda e: self.fanout.notify("r", e.code))

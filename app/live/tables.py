@@ -7,17 +7,19 @@ it: the session a caller used before is ended first (`release`, committed; it ma
 changes), the lock is taken, and only then is a fresh session opened for the work under the
 lock. Holding two room locks in one task (which could deadlock) raises `RoomLockMisuse`.
 
-`hold` also re-reads the room and catches the table up (what other processes committed goes
-out to the connections first); `change` is `hold` for the HTTP room changes: it commits, sends
-the new room summary (history and state too when the game started) and, after the lock is
-released, publishes `RoomChanged` (the lobby, the other processes and the bots react).
+Under the lock, `Held.sync` brings the table up to date with the database (the one way: the
+room read with its seats, a row read by the caller, or a snapshot and log rows read for many
+rooms at once) and `Held.publish` tells the room's connections (broadcast.py). `change` is
+`hold` for the HTTP room changes: it reads the room, and after the body it commits, syncs,
+publishes the new room summary (history and state too when the game started) and, after the
+lock is released, publishes `RoomChanged` (the lobby, the other processes and the bots react).
 """
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
-from typing import Any
+from collections.abc import AsyncIterator, Iterable
+from typing import Any, Literal
 
 from sqlalchemy import bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -26,8 +28,10 @@ from sqlalchemy.orm import selectinload
 from ..refusals import Refusal
 from ..models import Room, Seat
 from ..security import normalize_code
-from .broadcast import Broadcaster
+from ..store import games as store
+from .broadcast import Broadcaster, Update
 from .events import Events, PresenceChanged, RoomChanged
+from .hub import Connection
 from .table import Table
 
 
@@ -51,14 +55,15 @@ class RoomGone(Refusal):
 
 class Held:
     """One room under its lock: `session` (opened after the lock was taken, on first use: the
-    action path often needs none), `table`, and `room` once `read_room` has read it."""
+    action path often needs none), `table`, and `room` once `sync` has read it.
+
+    `sync` is the one way the table is brought up to date with what was committed (by this
+    process or another), `publish` the one way anything of the room goes to its connections."""
 
     def __init__(self, tables: Tables, table: Table):
         self._session: AsyncSession | None = None
         self.table = table
         self.room: Room | None = None
-        self.started = False        # the last catch-up found the game just started
-        self.caught: list = []      # ... and these actions committed elsewhere
         self._tables = tables
         self._changed = False
         self.unseated: list[int] = []  # seats whose connections here lost them under this lock
@@ -76,45 +81,105 @@ class Held:
         if self._session is not None and self._session.in_transaction():
             await self._session.commit()
 
+    def watched(self) -> bool:
+        """True when the room has a live connection in this process."""
+        return bool(self._tables.broadcaster.hub.of(self.table.code))
+
     async def know_seats(self) -> None:
         """Make sure the table knows its computer players (`Table.bot_levels`), its seats'
         holders (`Table.holders`) and its turn timer (`Table.turn_limit_s`): read them now,
         under the lock, if it does not (connections that lost their seat are told:
-        `seats_read`)."""
+        `Broadcaster.unseat_stale`)."""
         if not self.table.seats_known():
             rows = (await self.session.execute(_SEAT_LEVELS, {"room_id": self.table.room_id})).all()
             limit = await self.session.scalar(_TURN_LIMIT, {"room_id": self.table.room_id})
             self.table.note_seat_rows(rows, limit)
-            self.seats_read()
+            self._seats_read()
 
-    def seats_read(self, room: Room | None = None) -> None:
+    def _seats_read(self, room: Room | None = None) -> None:
         """The table's seats were just read under the lock: every connection here whose seat
         changed hands loses it now (`Broadcaster.unseat_stale`; `room`: the room read with
         them, for the summary those connections get); `PresenceChanged` follows the lock."""
         self.unseated += self._tables.broadcaster.unseat_stale(self.table, room)
 
-    async def read_room(self, *, catch_up: bool = True) -> Room | None:
-        """The room with its seats as committed now (None if deleted); unless `catch_up` is
-        False, the table is caught up with it (`catch_up`)."""
-        self.room = await self.session.scalar(
-            select(Room).where(Room.id == self.table.room_id).options(selectinload(Room.seats))
-            .execution_options(populate_existing=True))
-        if self.room is not None:
-            self.table.note_seats(self.room)
-            self.seats_read(self.room)
-        if self.room is not None and catch_up:
-            await self.catch_up(self.room)
-        return self.room
+    async def sync(self, row: Any = None, *, snapshot: Any = None, rows: list | None = None) -> Update:
+        """Bring the room up to date with what was committed: the one way a table catches up.
+        Tells nobody: the caller publishes what it brought (`publish`) before anything of its own.
 
-    async def catch_up(self, row: Any) -> None:
-        """Sync the table to `row` (any row with seed, num_players, version) and tell the room
-        (Broadcaster.catch_up); sets `started` and `caught`."""
-        self.started, self.caught = await self._tables.broadcaster.catch_up(self.session, self.table, row)
+        - `sync()`: the room is read now with its seats (`room`, None if it was deleted): the
+          seats' computer players, holders and the turn timer are noted (`Table.note_seats`),
+          and connections whose seat changed hands lose it (`Broadcaster.unseat_stale`); then
+          the game is brought up to that row.
+        - `sync(row)`: the game alone, up to a room row the caller read under this lock (any row
+          with `seed`, `version`, `turn_at`, `deadline_at`; a connection's arrival).
+        - `sync(snapshot=, rows=)`: the game alone, from the snapshot (seed, version, state,
+          turn_at, deadline_at) and log rows read elsewhere, for many rooms at once
+          (remote.py), of the game this table holds (the caller checks `seed`); nothing is read.
+          The table may have moved since: never a version skipped or applied twice.
+
+        The game: nothing is read while the row is at the table's version (the clock is taken
+        then); else the stored snapshot (one statement) and the log rows after the table's
+        version up to the snapshot's (app/store/games.py): nothing is replayed, the table holds
+        exactly what was committed. → `Update` (the room read, whether the game has just
+        started, the (version, events) loaded now). Raises RuntimeError when the stored log
+        (or `rows`) does not hold every version after the table's up to the snapshot's."""
+        table = self.table
+        if snapshot is not None:
+            return Update(self.room, False, _advance(table, snapshot, rows or []))
+        if row is None:
+            row = self.room = await self.session.scalar(
+                select(Room).where(Room.id == table.room_id).options(selectinload(Room.seats))
+                .execution_options(populate_existing=True))
+            if row is None:
+                return Update()
+            table.note_seats(row)
+            self._seats_read(row)
+        started = table.state is None and row.seed is not None
+        return Update(self.room, started, await self._load(row))
+
+    async def _load(self, row: Any) -> list[tuple[int, list[dict]]]:
+        """`sync`'s game part from the database, up to `row` as read now (the log only grows: a
+        row below the table's version was read before this process's last commit)."""
+        table = self.table
+        same_game = table.state is not None and table.seed == row.seed
+        if same_game and row.version == table.version:
+            table.note_clock(row)
+        if row.seed is None or (same_game and row.version <= table.version):
+            if row.seed is None:
+                table.reset(None)
+            return []
+        snap = await store.read_snapshot(self.session, table.room_id)
+        if snap is None or snap.seed is None:
+            table.reset(None)
+            return []
+        if snap.state is None:
+            raise RuntimeError(f"room {table.code}: the game has no stored state")
+        if not (table.state is not None and table.seed == snap.seed):
+            table.reset(snap.seed)
+        if table.state is not None and snap.version <= table.version:
+            return []
+        return table.load(snap, await store.read_log(self.session, table.room_id, table.version, snap.version))
+
+    def publish(self, news: Update, *, summary: bool = False,
+                game: Literal["news", "history", "state"] = "news", to: Iterable[Connection] | None = None) -> None:
+        """Tell the room's connections here what `news` brought (`Broadcaster.publish`)."""
+        self._tables.broadcaster.publish(self.table, news, summary=summary, game=game, to=to)
 
     def changed(self) -> None:
         """The room's seats or status change here: on leaving, commit, send the room summary
         (and history and state if the game started), then publish `RoomChanged`."""
         self._changed = True
+
+
+def _advance(table: Table, snap: Any, rows: list) -> list[tuple[int, list[dict]]]:
+    """`sync`'s game part from a snapshot and log rows read elsewhere (see `Held.sync`)."""
+    if snap.version <= table.version:
+        if snap.version == table.version:
+            table.note_clock(snap)
+        return []
+    rows = [r for r in rows if r.version > table.version]
+    store.check_log(table.room_id, rows, table.version, snap.version)
+    return table.load(snap, rows)
 
 
 class Tables:
@@ -130,7 +195,7 @@ class Tables:
 
     # ------------------------------------------------------------- registry
     def of(self, room: Room) -> Table:
-        """The table of a room (created empty; `Table.sync` fills it)."""
+        """The table of a room (created empty; `Held.sync` fills it)."""
         table = self._tables.get(room.code)
         if table is None or table.room_id != room.id:
             table = self._tables[room.code] = Table(room.code, room.id)
@@ -189,8 +254,12 @@ class Tables:
                     yield held
                     if held._session is not None:
                         await held._session.commit()
-                    if held._changed:
-                        event = await self._announce(held)
+                    if held._changed:  # the room's connections hear of it, then everyone else
+                        news = await held.sync()
+                        if news.room is not None:
+                            held.publish(news, summary=True)
+                            event = RoomChanged(news.room.code, news.room.status, news.room.public,
+                                                started=news.started)
                 finally:
                     if held.unseated:  # a seat's connections here went: the other processes hear it
                         presence = PresenceChanged(code, frozenset(self.broadcaster.hub.connected_seats(code)))
@@ -208,20 +277,6 @@ class Tables:
         if event is not None:
             await self.events.publish(event)
 
-    async def _announce(self, held: Held) -> RoomChanged | None:
-        """After a committed change, under the lock: the summary to the room, then history and
-        state if the game just started; → the event to publish once the lock is released."""
-        room = await held.session.scalar(
-            select(Room).where(Room.id == held.table.room_id).options(selectinload(Room.seats))
-            .execution_options(populate_existing=True))
-        if room is None:
-            return None
-        held.table.note_seats(room)
-        held.seats_read(room)
-        self.broadcaster.send_room(room)
-        await held.catch_up(room)
-        return RoomChanged(room.code, room.status, room.public, started=held.started)
-
     @contextlib.asynccontextmanager
     async def change(self, raw_code: str, *, release: AsyncSession | None = None) -> AsyncIterator[Held]:
         """`hold` for a change of a room's seats or status (the HTTP routes): yields `Held`
@@ -232,8 +287,10 @@ class Tables:
         if code is None:
             raise RoomGone()
         async with self.hold(code, release=release) as held:
-            if await held.read_room() is None:
+            news = await held.sync()
+            if news.room is None:
                 raise RoomGone()
+            held.publish(news)
             yield held
             held.changed()
 

@@ -138,8 +138,9 @@ class TurnTimers:
         False when the person (or another process's time-out) was first, or it is not due."""
         try:
             async with self.tables.hold(code) as held:
-                room = await held.read_room()
-                table = held.table
+                news = await held.sync()
+                held.publish(news)
+                room, table = news.room, held.table
                 if (room is None or room.status != "playing" or table.version != version
                         or table.state is None or table.state.to_act != seat
                         or seat in (table.bot_levels or {})

@@ -119,7 +119,7 @@ async def _two_connected(live, http) -> tuple[str, list[str], int, int]:
     code, tokens = await started_room(http, 3, None)
     table = live.tables.get(code)
     async with live.tables.hold(code) as held:
-        await held.read_room()
+        held.publish(await held.sync())
     seat = table.state.to_act
     other = (seat + 1) % 3
     live.hub.connected_seats = lambda c: {seat, other}
@@ -302,7 +302,7 @@ async def _load_tables(code: str, *lives) -> None:
     """Each process's table of room `code` caught up with the database."""
     for live in lives:
         async with live.tables.hold(code) as held:
-            await held.read_room()
+            held.publish(await held.sync())
 
 
 async def _deadline_now(db, code: str) -> None:
