@@ -11,7 +11,9 @@ Who does what (each a small module; docs/architecture.md follows one action thro
 - `RoomSockets` (sockets.py; handshake.py; admission.py: connection limits), `Presence`
   (presence.py), `LobbyFeed` (lobby.py).
 - `Fanout` (fanout.py; pg_fanout.py): telling and hearing other processes.
-- `BotDriver` (bots.py), `TurnTimers` (timers.py: time-outs), `Cleanup` (cleanup.py), `RemoteChanges` (remote.py).
+- `Decider` (decide.py: a computer player decides for a seat, in a worker process, with the
+  fallback), used by `BotDriver` (bots.py) and `TurnTimers` (timers.py: time-outs); `Cleanup`
+  (cleanup.py), `RemoteChanges` (remote.py).
 - `Events` (events.py): `RoomChanged`, `ActionApplied`, `PresenceChanged` → lobby, fan-out, bots.
 
 The HTTP routes and the app's lifespan use `Live`'s methods below; nothing else reaches in.
@@ -36,6 +38,7 @@ from .broadcast import Broadcaster
 from .chat import Chat
 from .cleanup import Cleanup
 from .commits import Committer
+from .decide import Decider
 from .events import ActionApplied, Events, PresenceChanged, RoomChanged
 from .fanout import Fanout, LocalFanout
 from .hub import Hub
@@ -80,10 +83,11 @@ class Live:
         self.actions = Actions(settings, self.tables, self.fanout, self.events, self.committer, self.chat)
         self.presence = Presence(self.hub, self.tables, self.lobby, self.events, self.chat)
         self.sockets = RoomSockets(settings, sessions, self.hub, self.tables, self.presence, self.actions)
-        self.bots = BotDriver(settings, sessions, self.tables, self.actions)
+        self.decider = Decider(settings, self.tables)  # the computer players' choices, in worker processes
+        self.bots = BotDriver(settings, sessions, self.tables, self.actions, self.decider)
         self.cleanup = Cleanup(settings, sessions, self.hub, self.tables, self.presence, self.lobby, self.bots,
                                self.fanout)
-        self.timers = TurnTimers(settings, sessions, self.tables, self.actions, self.bots)
+        self.timers = TurnTimers(settings, sessions, self.tables, self.actions, self.decider)
         self.remote = RemoteChanges(db, self.hub, self.tables, self.lobby, self.chat)
         # Who reacts to what: the lobby, the other processes, then the computer players.
         self.events.subscribe(RoomChanged, self.lobby.on_room_changed)
@@ -156,6 +160,7 @@ class Live:
                 await self.presence.store_idle(session)
                 await session.commit()
         self.bots.shutdown()
+        self.decider.shutdown()
         await self.committer.close()
         for conn in [c for conns in self.hub.rooms.values() for c in conns] + list(self.hub.lobby):
             conn.drop(1001, "server shutting down")
@@ -168,6 +173,7 @@ class Live:
         told: list[Connection] = []
         async with self.tables.hold_all():
             self.bots.shutdown()
+            self.decider.shutdown()
             for conns in list(self.hub.rooms.values()):
                 told.extend(c for c in conns if not c.closed)
             told.extend(c for c in self.hub.lobby if not c.closed)

@@ -7,7 +7,7 @@ the deadline survives a restart and the server's clock decides.
 
 Every server process looks every `timer_poll_s` for the games whose person to act is past the
 deadline (one indexed query; `due`) and lets a computer player (`actions.TIMEOUT_LEVEL`) decide
-for that seat (`expire`). That decision goes through `Actions.act` like any other, at the
+for that seat (`expire`, through the decider: decide.py). That decision goes through `Actions.act` like any other, at the
 version the deadline belongs to, with a `timed_out` event first in its events (the log says
 so). The person's own decision and the time-out both move the room from that version with
 `UPDATE rooms … WHERE version = :v` (the commit, app/store/actions.py BUMP_VERSION), so exactly one of them
@@ -28,37 +28,32 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
-import secrets
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-import engine
-
 from ..config import Settings
 from ..models import Room, Seat, utcnow
 from .actions import TIMEOUT_LEVEL, Actions
-from .bots import BotDriver
+from .decide import Decider
 from .downtime import Downtime
 from .messages import bot_action_id
 from .outages import OutageLog
 from .tables import RoomGone, Tables
 
 log = logging.getLogger("osaka.timers")
-FALLBACK_TRIES = 3  # random legal actions tried when the computer player's choice is refused
 
 
 class TurnTimers:
     """The time-outs of this process's share of the rooms (see the module docstring)."""
 
     def __init__(self, settings: Settings, sessions: async_sessionmaker[AsyncSession], tables: Tables,
-                 actions: Actions, bots: BotDriver):
+                 actions: Actions, decider: Decider):
         self.settings = settings
         self.sessions = sessions
         self.tables = tables
         self.actions = actions
-        self.bots = bots
+        self.decider = decider
         self._busy: set[str] = set()      # rooms whose time-out is being decided here
         self._tasks: set[asyncio.Task] = set()
         self.fired = 0                    # time-outs this process applied
@@ -133,9 +128,10 @@ class TurnTimers:
             self._busy.discard(code)
 
     async def expire(self, code: str, version: int, seat: int) -> bool:
-        """`seat`'s decision at `version` timed out: a computer player decides for it (in a
-        worker process, as bots.py does), then `submit`. True when that decision counted;
-        False when the person (or another process's time-out) was first, or it is not due."""
+        """`seat`'s decision at `version` timed out: a computer player decides for it
+        (`Decider.decide`, as for the computer players' own seats), submitted by `submit`. True
+        when that decision counted; False when the person (or another process's time-out) was
+        first, or it is not due."""
         try:
             async with self.tables.hold(code) as held:
                 news = await held.sync()
@@ -149,23 +145,9 @@ class TurnTimers:
                 view, history, state = table.view(seat), table.history(seat), table.state
         except RoomGone:
             return False
-        seed = secrets.randbits(32)
-        try:
-            action = await self.bots.choose(view, TIMEOUT_LEVEL, history, seed)
-        except Exception:
-            log.exception("the computer player failed at a time-out (room %s); a random legal action", code)
-            action = None
-        if action is not None and await self.submit(code, version, seat, action):
-            return True
-        legal = engine.legal_actions(state, seat)
-        rng = random.Random(seed)
-        for _ in range(min(FALLBACK_TRIES, len(legal))):
-            table = self.tables.get(code)
-            if table is None or table.version != version:
-                return False
-            if await self.submit(code, version, seat, rng.choice(legal).to_json()):
-                return True
-        return False
+        applied = await self.decider.decide(code, seat, version, TIMEOUT_LEVEL, view, history, state,
+                                            lambda action: self.submit(code, version, seat, action))
+        return applied is True
 
     async def submit(self, code: str, version: int, seat: int, action: dict) -> bool:
         """The time-out's decision `action` for `seat` at `version` through the action path
