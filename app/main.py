@@ -13,8 +13,8 @@ from .assets import Assets
 from .config import Settings
 from .db import make_engine, make_sessionmaker
 from .errors import install_error_handlers
-from .live.admission import AdmissionGate
-from .live.hub import dumps
+from .live.sockets.handshake import AdmissionGate
+from .live.sockets.connection import dumps
 from .live.service import Live
 from .logs import AccessLog
 from .migrate import script_heads

@@ -12,7 +12,7 @@ Order, all within `SHUTDOWN_BUDGET_S` (docker's default stop timeout is 10 s):
 4. uvicorn's own shutdown: wait for the remaining requests (`GRACEFUL_TIMEOUT_S`,
    `timeout_graceful_shutdown`), then the app's lifespan shutdown (bots, the turn timers —
    which store when this server stopped, so that a restart does not count the time nobody
-   served against the person to act: app/live/downtime.py — and the database pool).
+   served against the person to act: app/live/computer/downtime.py — and the database pool).
 
 An action frame the server had not read before step 2 is not applied; its sender hears nothing
 of it and sees the unchanged version after reconnecting (resending the same `id` is safe).
@@ -27,7 +27,7 @@ import time
 
 import uvicorn
 
-from .live.hub import Connection
+from .live.sockets.connection import Connection
 from .live.service import Live
 from .logs import log_event
 

@@ -1,22 +1,30 @@
-"""`Live`, the composition root of the live part: builds the pieces of app/live and wires them.
+"""`Live`, the front door and the composition root of the live part: it builds the parts of
+app/live, wires them, and is the only way in for the rest of the app (the HTTP routes, the app's
+lifespan, the shutdown use its methods and properties below, never its parts:
+tests/unit/test_live_front_door.py). Its parts stay attributes for the tests.
 
-Who does what (each a small module; docs/architecture.md follows one action through them):
+One concept, one place (docs/architecture.md walks one purchase through them, top to bottom):
 
-- `Hub` (hub.py): the connections of this process; `Connection` queues frames per socket.
-- `Tables` (tables.py): the tables (table.py) and `hold`/`change`, the only way into a room's lock.
-- `Broadcaster` (broadcast.py): room summaries and game frames, through the player view.
-- `Actions` (actions.py): the action path, frame → commit → fan-out; `Committer` (commits.py):
-  the group commit of the actions of many rooms.
-- `Chat` (chat.py): the room's chat messages, stored with the room.
-- `RoomSockets` (sockets.py; handshake.py; admission.py: connection limits), `Presence`
-  (presence.py), `LobbyFeed` (lobby.py).
-- `Fanout` (fanout.py; pg_fanout.py): telling and hearing other processes.
-- `Decider` (decide.py: a computer player decides for a seat, in a worker process, with the
-  fallback), used by `BotDriver` (bots.py) and `TurnTimers` (timers.py: time-outs); `Cleanup`
-  (cleanup.py), `RemoteChanges` (remote.py).
-- `Events` (events.py): `RoomChanged`, `ActionApplied`, `PresenceChanged` → lobby, fan-out, bots.
-
-The HTTP routes and the app's lifespan use `Live`'s methods below; nothing else reaches in.
+- sockets/ — the socket and its frames: `Connection` and `Hub` (connection.py: one send queue
+  per socket), the handshake and its limits (handshake.py: `Admission`, `AdmissionGate`),
+  client frames in (frames.py), the room WebSocket from handshake to close (endpoint.py:
+  `RoomSockets`).
+- room/ — the room: its game in memory (table.py: `Table`, no I/O), its lock (lock.py:
+  `Tables.hold`/`change`, the only way in), the room under its lock (held.py: `Held.sync`, the
+  one way a table catches up), the one publish to its seats (publish.py: `Publisher.publish`,
+  every frame through the player view; the room summary built there only), who is connected
+  (presence.py: `Presence`), the upkeep (cleanup.py: `Cleanup`).
+- actions/ — the action path (path.py: `Actions`, frame → lock → engine → commit → publish;
+  attempt.py, timeouts.py) and the group commit (commits.py: `Committer`).
+- fanout/ — other server processes: `Fanout` (base.py; postgres.py: LISTEN/NOTIFY) and what
+  they changed (remote.py: `RemoteChanges`).
+- computer/ — computer players and time-outs: the one decision for a seat (decide.py:
+  `Decider`, its worker processes, the fallback), the computer players' seats (bots.py:
+  `BotDriver`), the turn timers (timers.py: `TurnTimers`) and their clocks across restarts
+  (downtime.py).
+- chat.py (`Chat`), lobby.py (`LobbyFeed`); events.py (`RoomChanged`, `ActionApplied`,
+  `PresenceChanged` → lobby, fan-out, computer players: the code changing a room calls none of
+  them); outages.py (a database outage is one warning line).
 """
 from __future__ import annotations
 
@@ -31,25 +39,25 @@ from starlette.websockets import WebSocket
 from ..config import Settings
 from ..lobby import present_people
 from ..models import Room
-from .actions import Actions
-from .admission import Admission
-from .bots import BotDriver
-from .broadcast import Broadcaster
+from .actions.commits import Committer
+from .actions.path import Actions
 from .chat import Chat
-from .cleanup import Cleanup
-from .commits import Committer
-from .decide import Decider
+from .computer.bots import BotDriver
+from .computer.decide import Decider
+from .computer.timers import TurnTimers
 from .events import ActionApplied, Events, PresenceChanged, RoomChanged
-from .fanout import Fanout, LocalFanout
-from .hub import Hub
+from .fanout.base import Fanout, LocalFanout
+from .fanout.postgres import PgFanout
+from .fanout.remote import RemoteChanges
 from .lobby import LobbyFeed
-from .pg_fanout import PgFanout
-from .presence import Presence
-from .remote import RemoteChanges
-from .sockets import RoomSockets
-from .hub import Connection
-from .tables import Held, Tables
-from .timers import TurnTimers
+from .room.cleanup import Cleanup
+from .room.held import Held
+from .room.lock import Tables
+from .room.presence import Presence
+from .room.publish import Publisher
+from .sockets.connection import Connection, Hub
+from .sockets.endpoint import RoomSockets
+from .sockets.handshake import Admission
 
 
 class SeatPresence(NamedTuple):
@@ -73,10 +81,10 @@ class Live:
         if settings.database_url.startswith("postgresql"):  # several processes may share it
             self.fanout = PgFanout(settings.database_url, sessions, self._remote_changes, self.hub.busy_rooms,
                                    presence_ttl_s=3 * settings.cleanup_interval_s)
-        self.broadcaster = Broadcaster(self.hub, settings, self.fanout)
-        self.tables = Tables(sessions, self.broadcaster, self.events)
+        self.publisher = Publisher(self.hub, settings, self.fanout)
+        self.tables = Tables(sessions, self.publisher, self.events)
         self.lobby = LobbyFeed(settings, sessions, self.hub, lambda: present_people(
-            set(self.hub.rooms) | self.fanout.remote_codes(), self.broadcaster.connected_seats))
+            set(self.hub.rooms) | self.fanout.remote_codes(), self.publisher.connected_seats))
         db = sessions.kw["bind"]  # the AsyncEngine behind the sessions
         self.committer = Committer(db, self.fanout)
         self.chat = Chat(settings, self.tables, self.hub, self.fanout)
@@ -85,8 +93,8 @@ class Live:
         self.sockets = RoomSockets(settings, sessions, self.hub, self.tables, self.presence, self.actions)
         self.decider = Decider(settings, self.tables)  # the computer players' choices, in worker processes
         self.bots = BotDriver(settings, sessions, self.tables, self.actions, self.decider)
-        self.cleanup = Cleanup(settings, sessions, self.hub, self.tables, self.presence, self.lobby, self.bots,
-                               self.fanout)
+        self.cleanup = Cleanup(settings, sessions, self.hub, self.tables, self.presence, self.lobby,
+                               self.bots.busy_rooms, self.fanout)
         self.timers = TurnTimers(settings, sessions, self.tables, self.actions, self.decider)
         self.remote = RemoteChanges(db, self.hub, self.tables, self.lobby, self.chat)
         # Who reacts to what: the lobby, the other processes, then the computer players.
@@ -113,12 +121,12 @@ class Live:
 
     @property
     def admission(self) -> Admission:
-        """The connection limits of room WebSockets (admission.py; the app's `AdmissionGate`)."""
+        """The connection limits of room WebSockets (sockets/handshake.py; the app's `AdmissionGate`)."""
         return self.sockets.admission
 
     # ------------------------------------------------------------ lifespan
     async def settle_clocks(self) -> None:
-        """Before anyone is served: the time no server ran off the turn clocks (downtime.py).
+        """Before anyone is served: the time no server ran off the turn clocks (computer/downtime.py).
         A failure (the database away, say) is one warning line; the turn timers then settle
         before they look for anything due."""
         try:
@@ -138,11 +146,11 @@ class Live:
         await self.bots.resume()
 
     async def cleanup_once(self) -> None:
-        """One round of upkeep (cleanup.py)."""
+        """One round of upkeep (room/cleanup.py)."""
         await self.cleanup.once()
 
     async def cleanup_loop(self) -> None:
-        """Upkeep every `cleanup_interval_s` seconds until cancelled (cleanup.py)."""
+        """Upkeep every `cleanup_interval_s` seconds until cancelled (room/cleanup.py)."""
         await self.cleanup.loop()
 
     async def close(self) -> None:
@@ -183,7 +191,7 @@ class Live:
 
     # ----------------------------------------------------------- endpoints
     async def serve_room(self, ws: WebSocket, raw_code: str) -> None:
-        """A room WebSocket from handshake to close (sockets.py)."""
+        """A room WebSocket from handshake to close (sockets/endpoint.py)."""
         await self.sockets.serve(ws, raw_code)
 
     async def serve_lobby(self, ws: WebSocket) -> None:
@@ -193,11 +201,11 @@ class Live:
     # ------------------------------------------------------- for the routes
     def connected_seats(self, code: str) -> set[int]:
         """Seats of a room with a live connection here or in another process."""
-        return self.broadcaster.connected_seats(code)
+        return self.publisher.connected_seats(code)
 
     def summary(self, room: Room, you: int | None) -> dict:
         """Room summary with presence from every process's connections."""
-        return self.broadcaster.summary(room, you)
+        return self.publisher.summary(room, you)
 
     def seat_presence(self, room: Room, seat: int) -> SeatPresence:
         """What this process knows of `seat`'s connections in `room` (read under its lock)."""

@@ -103,7 +103,7 @@ async def show_room(code: str, request: Request, response: Response, live: LiveD
     return {**live.summary(room, seat.seat if seat else None), "url": R.room_url(room.code, root_of(request))}
 
 
-# Every change below runs in `live.change` (`Tables.change`, app/live/tables.py): under the room's lock,
+# Every change below runs in `live.change` (`Tables.change`, app/live/room/lock.py): under the room's lock,
 # with the room read there; it commits, tells the room's connections, the lobby, the other
 # processes and the computer players.
 

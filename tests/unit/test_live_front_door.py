@@ -59,7 +59,7 @@ def test_the_checker_sees_every_way_of_reaching_in():
 def test_the_front_door_is_made_of_methods():
     door = front_door()
     assert {"serve_room", "serve_lobby", "summary", "act", "close"} <= door
-    assert not door & {"tables", "hub", "lobby", "broadcaster", "bots", "timers", "sockets"}
+    assert not door & {"tables", "hub", "lobby", "publisher", "bots", "timers", "sockets"}
 
 
 def test_nothing_outside_app_live_reaches_past_the_front_door():

@@ -1,4 +1,4 @@
-"""Several processes on PostgreSQL (app/live/remote.py): what one process hears of games moved
+"""Several processes on PostgreSQL (app/live/fanout/remote.py): what one process hears of games moved
 in another is caught up for many rooms with one shared read (two statements on one pooled
 connection, whatever the number of rooms), each room then under its lock, and every connection
 gets each new version exactly once, in order, also when the table moved between the read and

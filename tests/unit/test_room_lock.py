@@ -14,7 +14,7 @@ import pytest
 from sqlalchemy import func, select
 
 import engine
-from app.live.tables import RoomLockMisuse
+from app.live.room.lock import RoomLockMisuse
 from app.models import ActionRow, Room, Seat
 from inprocess import auth, running
 

@@ -1,6 +1,6 @@
 """The room WebSocket (`/ws/rooms/{code}`) from handshake to close (docs/protocol.md).
 
-Handshake: `Admission` (admission.py) bounds the connections per seat and client address (in
+Handshake: `Admission` (handshake.py) bounds the connections per seat and client address (in
 the ASGI middleware `AdmissionGate`, before this runs) and per room (here); refused:
 `too_many_connections`, close 4429. The seat comes from the Bearer header or the room's cookie
 (never a cross-site cookie: handshake.py); the handshake is accepted only after the room was
@@ -13,19 +13,18 @@ import socket
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from starlette.websockets import WebSocket
 
-from .. import rooms as R
-from ..config import Settings
-from ..db import database_unavailable
-from ..ratelimit import Limiter
-from ..refusals import Refusal
-from ..security import normalize_code
-from .actions import Actions
-from .admission import REFUSED_CLOSE_CODE, Admission
+from ... import rooms as R
+from ...config import Settings
+from ...db import database_unavailable
+from ...ratelimit import Limiter
+from ...refusals import Refusal
+from ...security import normalize_code
+from ..actions.path import Actions
+from ..room.lock import Tables
+from ..room.presence import Presence, SeatChangedHands
+from .connection import FLOOD, Connection, Hub
 from .frames import GONE, next_frame
-from .handshake import refuse_socket, same_origin, token_of
-from .hub import FLOOD, Connection, Hub
-from .presence import Presence, SeatChangedHands
-from .tables import Tables
+from .handshake import REFUSED_CLOSE_CODE, Admission, refuse_socket, same_origin, token_of
 
 #: This process's host name (a container's, with several replicas): the `X-Osaka-Instance`
 #: header of every accepted room WebSocket, and `instance` in `/healthz` (docs/protocol.md).
@@ -55,7 +54,7 @@ class RoomSockets:
             if found is None:
                 return
             room, seat = found
-            with self.admission.arriving(room.code) as admitted:  # bounded: see admission.py
+            with self.admission.arriving(room.code) as admitted:  # bounded: see handshake.py
                 if not admitted:
                     return await refuse_socket(ws, Refusal("too_many_connections", "Too many connections to this "
                                                                 "room at once; try again later."),

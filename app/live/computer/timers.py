@@ -6,17 +6,17 @@ decision began and its deadline (`rooms.turn_at`, `rooms.deadline_at`: store.clo
 the deadline survives a restart and the server's clock decides.
 
 Every server process looks every `timer_poll_s` for the games whose person to act is past the
-deadline (one indexed query; `due`) and lets a computer player (`actions.TIMEOUT_LEVEL`) decide
-for that seat (`expire`, through the decider: decide.py). That decision goes through `Actions.act` like any other, at the
-version the deadline belongs to, with a `timed_out` event first in its events (the log says
-so). The person's own decision and the time-out both move the room from that version with
-`UPDATE rooms … WHERE version = :v` (the commit, app/store/actions.py BUMP_VERSION), so exactly one of them
-counts, in one process or several (PostgreSQL: each process may try, one commits). After
-`actions.TIMEOUTS_BEFORE_HANDOVER` time-outs of one seat in a row a computer player plays the
-seat until its player takes it back (`DELETE /api/rooms/{code}/seats/{seat}/bot`, or a new
-connection of that seat).
+deadline (one indexed query; `due`) and lets a computer player (`TIMEOUT_LEVEL`,
+actions/timeouts.py) decide for that seat (`expire`, through the decider: decide.py). That
+decision goes through `Actions.act` like any other, at the version the deadline belongs to,
+with a `timed_out` event first in its events (the log says so). The person's own decision and
+the time-out both move the room from that version with `UPDATE rooms … WHERE version = :v`
+(the commit, app/store/actions.py BUMP_VERSION), so exactly one of them counts, in one process
+or several (PostgreSQL: each process may try, one commits). After `TIMEOUTS_BEFORE_HANDOVER`
+time-outs of one seat in a row a computer player plays the seat until its player takes it back
+(`DELETE /api/rooms/{code}/seats/{seat}/bot`, or a new connection of that seat).
 
-Time while no server ran does not count (app/live/downtime.py): every process stamps
+Time while no server ran does not count (app/live/computer/downtime.py): every process stamps
 "a server was alive at" every few seconds, and a process that starts after nobody was alive for
 longer than a few seconds moves every running decision's start and deadline on by the gap, once
 (`settle`: before the app serves, and before this loop looks for anything due).
@@ -32,14 +32,15 @@ import logging
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from ..config import Settings
-from ..models import Room, Seat, utcnow
-from .actions import TIMEOUT_LEVEL, Actions
+from ...config import Settings
+from ...models import Room, Seat, utcnow
+from ..actions.path import Actions
+from ..actions.timeouts import TIMEOUT_LEVEL
+from ..outages import OutageLog
+from ..room.lock import RoomGone, Tables
+from ..sockets.frames import bot_action_id
 from .decide import Decider
 from .downtime import Downtime
-from .messages import bot_action_id
-from .outages import OutageLog
-from .tables import RoomGone, Tables
 
 log = logging.getLogger("osaka.timers")
 

@@ -1,7 +1,7 @@
 """The in-memory cache of one room's game, loaded from the database (snapshot + action log).
 
 No I/O here: the database is the truth, and the table is brought up to date with what any
-process committed by `Held.sync` (tables.py), from the room's stored snapshot and the new log
+process committed by `Held.sync` (held.py), from the room's stored snapshot and the new log
 rows (app/store/games.py). Nothing is replayed through the engine: a table holds exactly what
 was committed, whichever process or release committed it.
 """
@@ -14,8 +14,8 @@ from typing import Any
 
 import engine
 
-from ..models import utcnow
-from ..store import games as store
+from ...models import utcnow
+from ...store import games as store
 
 log = logging.getLogger("osaka.table")
 
@@ -46,7 +46,7 @@ class Table:
         # (`Connection.holds`; docs/protocol.md "Who holds a seat").
         self.holders: dict[int, str] | None = None
         self.actors: list[int] = []          # actors[v - 1] = the seat of action v
-        # The turn clock (app/live/timers.py), as last committed: the host's seconds per decision
+        # The turn clock (app/live/computer/timers.py), as last committed: the host's seconds per decision
         # (None = no timer; known with `bot_levels`), when the current decision began, its deadline.
         self.turn_limit_s: int | None = None
         self.turn_at: datetime | None = None
@@ -87,7 +87,7 @@ class Table:
 
     def timeouts_in_a_row(self, seat: int) -> int:
         """How many of `seat`'s latest decisions in a row were made for it at a time-out (their
-        events begin with `timed_out`, app/live/timers.py), counting back to its last own one."""
+        events begin with `timed_out`, app/live/computer/timers.py), counting back to its last own one."""
         count = 0
         for actor, events in zip(reversed(self.actors), reversed(self.events)):
             if actor != seat:

@@ -11,53 +11,41 @@ check → `engine.play` → commit → fan-out through the player view.
 4. the new events and state go to every connection, each through its seat's player view
    (`Held.publish`), and `ActionApplied` is published (computer players react).
 
-An action is committed before anyone hears of it.
+An action is committed before anyone hears of it. Beside it: attempt.py (one action's log line,
+refusal and rows), timeouts.py (what a time-out's decision adds), commits.py (the group commit).
 """
 from __future__ import annotations
 
 import logging
-import time
-from dataclasses import dataclass, field
 
 from sqlalchemy import select
 
 import engine
 
-from ..config import Settings
-from ..db import database_unavailable
-from ..logs import action_kind, log_event
-from ..models import ActionRow, utcnow
-from ..refusals import Refusal
-from .. import records, rooms as R
-from ..store import games as store
-from .broadcast import Update
-from .chat import Chat
+from ... import records
+from ...config import Settings
+from ...db import database_unavailable
+from ...models import ActionRow
+from ...refusals import Refusal
+from ...store import games as store
+from ..chat import Chat
+from ..events import ActionApplied, Events
+from ..fanout.base import Fanout
+from ..room.held import Held
+from ..room.lock import Tables
+from ..room.publish import Update
+from ..room.table import Table
+from ..sockets.connection import Connection
+from ..sockets.frames import message_id, parse_client_message, refuse
+from . import timeouts
+from .attempt import Attempt, NotABotSeat, action_rows
 from .commits import Committer, Pending
-from .events import ActionApplied, Events, RoomChanged
-from .fanout import Fanout
-from .frames import refuse
-from .hub import Connection
-from .messages import message_id, parse_client_message
-from .table import Table
-from .tables import Held, Tables
 
+__all__ = ["Actions", "NotABotSeat", "MAX_FRAME_BYTES"]
 log = logging.getLogger("osaka.live")
-#: After this many time-outs of one seat in a row, the seat is handed to a computer player
-#: (normal) until its player takes it back (app/live/timers.py, docs/protocol.md).
-TIMEOUTS_BEFORE_HANDOVER = 2
 #: Client frames larger than this (in UTF-8 bytes) are refused (`bad_message`); the largest a
 #: client sends (an action or a chat message) is well under 1 KB.
 MAX_FRAME_BYTES = 65536
-TIMEOUT_LEVEL = "normal"  # the computer player that decides at a time-out
-
-
-class NotABotSeat(Refusal):
-    """The refusal `not_a_bot_seat` (never sent, logged once): a computer player's action for a
-    seat its player has taken back (`Actions.act`); its own class so that the bot driver
-    catches exactly this refusal."""
-
-    def __init__(self, seat: int, room: str):
-        super().__init__("not_a_bot_seat", seat=seat, room=room)
 
 
 class Actions:
@@ -110,14 +98,14 @@ class Actions:
         longer played by a computer player of that level when the action would be stored
         (its player took it back, here or in another process; logged once, here).
         `timed_out`: the decision a computer player made for a person's seat at its deadline
-        (app/live/timers.py): applied only while the room is still at `version`, that seat is
+        (computer/timers.py; timeouts.py): applied only while the room is still at `version`, that seat is
         a person's and its deadline has passed, with a `timed_out` event first in its events.
         It and the person's own decision move the room from the same version (the commit's
         `UPDATE … WHERE version = :v`): exactly one counts."""
         table = self.tables.get(code)
         if table is None:
             return False
-        attempt = _Attempt(code, seat, action_id, version, action, reply, bot_level is not None or timed_out)
+        attempt = Attempt(code, seat, action_id, version, action, reply, bot_level is not None or timed_out)
         attempt.timed_out = timed_out
         try:
             applied = await self._apply(table, attempt, bot_level)
@@ -138,7 +126,7 @@ class Actions:
             await self.events.publish(attempt.handed_over)
         return True
 
-    async def _apply(self, table: Table, attempt: _Attempt, bot_level: str | None) -> ActionApplied | bool:
+    async def _apply(self, table: Table, attempt: Attempt, bot_level: str | None) -> ActionApplied | bool:
         """`act` under the room's lock: → the event to publish, or False when refused."""
         seat, action_id, version = attempt.seat, attempt.action_id, attempt.version
         async with self.tables.hold(table) as held:
@@ -162,8 +150,8 @@ class Actions:
             if version != table.version:
                 return attempt.refuse(Refusal("stale_version", version=table.version, sent=version))
             if bot_level is not None and not self._still_the_bot(held, seat, bot_level):
-                raise self._not_a_bot(attempt)
-            if attempt.timed_out and not self._past_deadline(held, seat):
+                raise attempt.not_a_bot()
+            if attempt.timed_out and not timeouts.past_deadline(held, seat):
                 return attempt.refuse(Refusal("not_timed_out"))
             try:
                 parsed = engine.action_from_json(attempt.action)
@@ -171,23 +159,23 @@ class Actions:
             except engine.IllegalAction as exc:
                 return attempt.refuse(Refusal(exc.code, exc.message))
             if attempt.timed_out:
-                events = [{"type": "timed_out", "seat": seat, "visible_to": None}, *events]
+                events = timeouts.marked(seat, events)
             new_version = table.version + 1
             clock = store.clock_values(new_state, table.turn_limit_s)
             # Several processes: the seat's controller is checked again in the storing
             # transaction, with its row locked (app/store/), so a take-back committed by another
             # process at any moment before is seen.
-            pending = Pending(table.code, *self._rows(held, seat, action_id, parsed.to_json(), new_state, events,
-                                                      clock),
+            pending = Pending(table.code, *action_rows(table, seat, action_id, parsed.to_json(), new_state, events,
+                                                       clock),
                               bot=(seat, bot_level) if bot_level is not None and self.fanout.shared else None)
             await held.end_transaction()  # hold no connection while the writer needs one (SQLite has one)
             if not await self.committer.commit(pending):
                 if pending.not_a_bot:
-                    raise self._not_a_bot(attempt)
+                    raise attempt.not_a_bot()
                 return await self._lost_race(held, attempt)
             table.applied(new_state, new_version, seat, action_id, events, clock)
-            if attempt.timed_out and table.timeouts_in_a_row(seat) >= TIMEOUTS_BEFORE_HANDOVER:
-                attempt.handed_over = await self._hand_over(held, seat)
+            if attempt.timed_out and timeouts.hand_over_due(table, seat):
+                attempt.handed_over = await timeouts.hand_over(held, seat)
             attempt.committed = ActionApplied(attempt.code, new_version, bool(table.bot_levels))
             held.publish(Update(caught=[(new_version, events)]))  # each seat's events and state
             if (engine.is_over(new_state) or attempt.handed_over is not None) and held.watched():
@@ -210,29 +198,6 @@ class Actions:
             if not database_unavailable(exc):
                 log.exception("compacting the finished game of room %s failed", held.table.code)
 
-    @staticmethod
-    def _past_deadline(held: Held, seat: int) -> bool:
-        """For a time-out (read under the lock just now): the game is on, `seat` is to act, is a
-        person's, and its decision's deadline has passed by the server's clock."""
-        table, room = held.table, held.room
-        return (room is not None and room.status == "playing" and table.state is not None
-                and table.state.to_act == seat and seat not in (table.bot_levels or {})
-                and room.deadline_at is not None and room.deadline_at <= utcnow())
-
-    async def _hand_over(self, held: Held, seat: int) -> RoomChanged | None:
-        """After the seat's TIMEOUTS_BEFORE_HANDOVER-th time-out in a row: a computer player
-        (TIMEOUT_LEVEL) plays it until its player takes it back (R.take_seat_back). Committed
-        here, under the lock; → the `RoomChanged` to publish after it (computer players, other
-        processes, the lobby)."""
-        room = held.room
-        if not await R.seat_to_timeout_bot(held.session, held.table.room_id, seat, TIMEOUT_LEVEL):
-            return None
-        await held.session.commit()
-        if held.table.bot_levels is not None:
-            held.table.bot_levels = {**held.table.bot_levels, seat: TIMEOUT_LEVEL}
-        log_event(log, "handover", room=held.table.code, seat=seat, by="timeout")
-        return RoomChanged(held.table.code, "playing", bool(room is not None and room.public))
-
     def _still_the_bot(self, held: Held, seat: int, level: str) -> bool:
         """Under the room's lock: is `seat` still played by the computer player of `level` that
         chose the action? One process: the table knows (every seat change here goes through
@@ -243,29 +208,7 @@ class Actions:
             return True
         return bool(held.table.bot_levels) and held.table.bot_levels.get(seat) == level
 
-    @staticmethod
-    def _not_a_bot(attempt: _Attempt) -> NotABotSeat:
-        """Log the refusal (once: the bot driver does not log it again) → the exception to raise."""
-        attempt.note("not_a_bot_seat")
-        return NotABotSeat(attempt.seat, attempt.code)
-
-    @staticmethod
-    def _rows(held: Held, seat: int, action_id: str, action: dict, new_state,
-              events: list[dict], clock: dict) -> tuple[dict, dict]:
-        """The action's row and its version move (with the new state's snapshot and the next
-        decision's `clock`, turn_at and deadline_at: app/store/games.py) →
-        (row, bump) of `Pending` (app/store/actions.py; stored through the group commit,
-        commits.py; the other processes hear of it on commit)."""
-        table = held.table
-        row = {"room_id": table.room_id, "version": table.version + 1, "action_id": action_id,
-               "seat": seat, "action": action, "events": events, "created_at": utcnow()}
-        bump = {"room_id": table.room_id, "old_version": table.version,
-                "new_version": table.version + 1,
-                "new_status": "over" if engine.is_over(new_state) else "playing",
-                "state": new_state.to_json(), "to_act": new_state.to_act, **clock}
-        return row, bump
-
-    async def _lost_race(self, held: Held, attempt: _Attempt) -> bool:
+    async def _lost_race(self, held: Held, attempt: Attempt) -> bool:
         """Another process committed first: catch up and answer like a late client."""
         news = await held.sync()
         held.publish(news)
@@ -280,42 +223,10 @@ class Actions:
         return attempt.refuse(Refusal("stale_version", f"The game is at version {table.version}."))
 
     @staticmethod
-    def _duplicate(attempt: _Attempt, held: Held) -> bool:
+    def _duplicate(attempt: Attempt, held: Held) -> bool:
         """An id this seat already used: the current state instead of a refusal."""
         attempt.note("duplicate")
         if attempt.reply is not None:
             held.publish(Update(), game="state", to=[attempt.reply])
         return False
 
-
-@dataclass
-class _Attempt:
-    """One submitted action, for its log line and its refusal."""
-    code: str
-    seat: int
-    action_id: str
-    version: int
-    action: dict
-    reply: Connection | None
-    by_bot: bool
-    start: float = field(default_factory=time.perf_counter)
-    committed: ActionApplied | None = None  # set once the action is committed
-    timed_out: bool = False                 # decided for its seat at a time-out (timers.py)
-    handed_over: RoomChanged | None = None  # ... which handed the seat to a computer player
-
-    def note(self, outcome: str, at: int | None = None) -> None:
-        """One log line per action outcome: its type and outcome code, never its payload
-        (app/logs.py), and `ms` since the action was submitted (waiting for the room's lock
-        included; for an applied action, until its frames were queued for everyone)."""
-        log_event(log, "action", room=self.code, seat=self.seat, action=action_kind(self.action),
-                  version=self.version if at is None else at, outcome=outcome,
-                  by="timeout" if self.timed_out else "bot" if self.by_bot else "player",
-                  ms=round((time.perf_counter() - self.start) * 1000, 1))
-
-    def refuse(self, refusal: Refusal) -> bool:
-        """Log and answer a refusal (its `error` frame with the action's id); → False (the
-        action was not applied)."""
-        self.note(refusal.code)
-        if self.reply is not None:
-            self.reply.send(refusal.frame(self.action_id))
-        return False

@@ -14,15 +14,15 @@ from datetime import datetime
 from sqlalchemy import bindparam, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from .. import rooms as R
-from ..models import Room, Seat, unlocked, utcnow
-from .broadcast import Update
-from .chat import Chat
-from .events import Events, PresenceChanged
-from .hub import Connection, Hub
-from .lobby import LobbyFeed
+from ... import rooms as R
+from ...models import Room, Seat, unlocked, utcnow
+from ..chat import Chat
+from ..events import Events, PresenceChanged
+from ..lobby import LobbyFeed
+from ..sockets.connection import Connection, Hub
+from .lock import Tables
+from .publish import Update
 from .table import Table
-from .tables import Tables
 
 log = logging.getLogger("osaka.live")
 _ROOMS = Room.__table__
@@ -76,7 +76,7 @@ class Presence:
             if now is None:  # deleted meanwhile (an idle waiting room)
                 return False
             held.publish(await held.sync(now))  # what was committed elsewhere, to the others
-            await held.know_seats()  # the action path then needs no read (actions.py)
+            await held.know_seats()  # the action path then needs no read (actions/path.py)
             seat_arrived = conn.seat is not None and conn.seat not in self.hub.connected_seats(code)
             self.hub.add(conn)
             if seat_arrived or took_back:  # presence changed: the summary to everyone

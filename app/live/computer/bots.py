@@ -15,14 +15,14 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import engine
 
-from ..config import Settings
-from ..db import database_unavailable
-from ..models import Room, Seat
-from .actions import Actions, NotABotSeat
+from ...config import Settings
+from ...db import database_unavailable
+from ...models import Room, Seat
+from ..actions.path import Actions, NotABotSeat
+from ..events import ActionApplied, PresenceChanged, RoomChanged
+from ..room.lock import RoomGone, Tables
+from ..sockets.frames import bot_action_id
 from .decide import Decider
-from .events import ActionApplied, PresenceChanged, RoomChanged
-from .messages import bot_action_id
-from .tables import RoomGone, Tables
 
 log = logging.getLogger("osaka.bots")
 RESUME_POLL_S = 0.05  # BotDriver.resume: how often it looks for a free slot

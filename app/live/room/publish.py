@@ -1,12 +1,12 @@
 """Frames out to a room's connections, every one built through the engine's player view.
 
-`Broadcaster.publish` is the one way anything of a room reaches its connections here: the room
+`Publisher.publish` is the one way anything of a room reaches its connections here: the room
 summary (`summary`, built in one place: app/rooms.py `summary` with every process's presence),
 then the game, history, the events of new actions and the state. Every game frame is made for
 the receiving connection's seat: `engine.player_view` (`Table.view`) and the events filtered by
 `visible_to` (`Table.history`, `visible`), so hidden information is removed in one place
 (docs/engine.md); each is built once per seat and shared by that seat's connections. Sending
-never waits: frames are queued per connection (hub.py).
+never waits: frames are queued per connection (sockets/connection.py).
 """
 from __future__ import annotations
 
@@ -14,11 +14,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .. import rooms as R
-from ..config import Settings
-from ..models import Room
-from .fanout import Fanout
-from .hub import Connection, Hub, dumps
+from ... import rooms as R
+from ...config import Settings
+from ...models import Room
+from ..fanout.base import Fanout
+from ..sockets.connection import Connection, Hub, dumps
 from .table import Table, visible
 
 
@@ -30,7 +30,7 @@ def state_frame(table: Table, seat: int | None, clock: dict | None = None) -> di
 
 @dataclass
 class Update:
-    """What bringing a room up to date brought (`Held.sync`), for `Broadcaster.publish`: the room
+    """What bringing a room up to date brought (`Held.sync`), for `Publisher.publish`: the room
     as read with its seats (None when none was read), whether its game has just started, and
     the (version, events) of the actions loaded now, committed elsewhere. `now`: the room's
     status and version read later than `room` (a connection's arrival reads only those under
@@ -41,7 +41,7 @@ class Update:
     now: Any = None
 
 
-class Broadcaster:
+class Publisher:
     """Room summaries and game frames for the connections of this process (`hub`)."""
 
     def __init__(self, hub: Hub, settings: Settings, fanout: Fanout):

@@ -25,9 +25,9 @@ from typing import Any
 
 import engine
 
-from ..config import Settings
-from ..logs import action_kind
-from .tables import Tables
+from ...config import Settings
+from ...logs import action_kind
+from ..room.lock import Tables
 
 log = logging.getLogger("osaka.bots")
 FALLBACK_TRIES = 3  # random legal actions tried after a refused choice, before giving up the decision

@@ -1,4 +1,4 @@
-"""Changes heard from other server processes (PostgreSQL, pg_fanout.py): catch the room's table
+"""Changes heard from other server processes (PostgreSQL, postgres.py): catch the room's table
 up from the database (the action log is the truth) and tell this process's connections.
 
 The common case, a room whose game moved and nothing else (kind "g" alone), is caught up for
@@ -15,13 +15,13 @@ import logging
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from ..store import games as store
-from .chat import Chat
-from .hub import Hub
-from .lobby import LobbyFeed
-from .outages import OutageLog
-from .table import Table
-from .tables import RoomGone, RoomLockMisuse, Tables
+from ...store import games as store
+from ..chat import Chat
+from ..lobby import LobbyFeed
+from ..outages import OutageLog
+from ..room.lock import RoomGone, RoomLockMisuse, Tables
+from ..room.table import Table
+from ..sockets.connection import Hub
 
 log = logging.getLogger("osaka.fanout")
 #: At most this many rooms are caught up with one shared read (`catch_up_games`).
@@ -32,7 +32,7 @@ YIELD_EVERY = 10
 
 
 class RemoteChanges:
-    """`on_changes` is the fan-out's callback (`RemoteBatch`, fanout.py)."""
+    """`on_changes` is the fan-out's callback (`RemoteBatch`, base.py)."""
 
     def __init__(self, db: AsyncEngine, hub: Hub, tables: Tables, lobby: LobbyFeed, chat: Chat | None = None):
         self.hub = hub
@@ -74,7 +74,7 @@ class RemoteChanges:
         table's version (as it was before the read) up to its snapshot's (`store.read_logs`),
         on one connection in autocommit (no BEGIN/COMMIT: both statements only read; the log
         only grows, so rows up to a snapshot's version committed with it are there). The
-        connection is given back before any lock is taken (the room-lock rule, tables.py).
+        connection is given back before any lock is taken (the room-lock rule, room/lock.py).
         Then each room under its lock (`Held.sync(snapshot=, rows=)`: never a version skipped or
         applied twice, whatever the table did meanwhile), its connections told. A room whose game
         started or ended, was replaced, or that the rows read do not fit goes through

@@ -1,7 +1,12 @@
-"""Client frames in, `error` frames out: the pure part of docs/protocol.md §WebSocket.
+"""Client frames in: the pure checks of docs/protocol.md §WebSocket, and reading them off one
+connection with its limits.
 
-No I/O here: `parse_client_message` checks one frame's text; a refused one raises the
-`Refusal` `bad_message` (app/refusals.py), which `Refusal.frame` turns into the `error` frame.
+- `parse_client_message` checks one frame's text (no I/O); a refused one raises the `Refusal`
+  `bad_message` (app/refusals.py), which `Refusal.frame` turns into the `error` frame;
+  `message_id` finds the id of a frame refused unparsed; `bot_action_id` makes the ids of the
+  computer players' actions, in a prefix clients may not use.
+- `next_frame` reads the next frame of a connection with the flood limit (`rate_limited`) and
+  the bad-message budget (close 1008); `refuse` answers one refused frame.
 """
 from __future__ import annotations
 
@@ -10,12 +15,15 @@ import re
 import uuid
 from typing import Any
 
-from ..refusals import MAX_ECHOED_ID, Refusal
+from starlette.websockets import WebSocketDisconnect
+
+from ...refusals import MAX_ECHOED_ID, Refusal
+from .connection import Connection
 
 MAX_ACTION_ID = MAX_ECHOED_ID
 # `"id": "<1..128 characters>"` anywhere in a frame's text (JSON string escapes allowed).
 _ID_MEMBER = re.compile(r'"id"\s*:\s*"((?:[^"\\]|\\.){1,%d})"' % MAX_ACTION_ID)
-BOT_ID_PREFIX = "bot:"  # action ids reserved for the server's computer players (bots.py)
+BOT_ID_PREFIX = "bot:"  # action ids reserved for the server's computer players (computer/)
 
 
 def parse_client_message(text: str) -> dict:
@@ -94,3 +102,41 @@ def bot_action_id() -> str:
     Unpredictable, and in a prefix clients may not use (`bad_message`), so no player can
     plant an id that makes a bot's move come back as a duplicate."""
     return f"{BOT_ID_PREFIX}{uuid.uuid4().hex}"
+
+
+GONE = object()  # next_frame: the connection is over
+#: Bad or flooding frames one connection may send before it is closed (1008): far more than a
+#: client that follows docs/protocol.md ever gets, few enough to end a broken or hostile loop.
+MAX_BAD_MESSAGES = 50
+
+
+def refuse(conn: Connection, refusal: Refusal, msg_id: Any = None, *,
+           max_bad: int = MAX_BAD_MESSAGES) -> None:
+    """Refuse one client frame with its `error` frame (echoing its string `id`, if any);
+    after `max_bad` refusals the connection is closed (1008) by the next `next_frame`."""
+    conn.bad_messages += 1
+    conn.send(refusal.frame(msg_id))
+    if conn.bad_messages >= max_bad:
+        conn.closing = True
+
+
+async def next_frame(conn: Connection, *, max_bad: int = MAX_BAD_MESSAGES) -> Any:
+    """The next client frame's text (None for a binary frame), or `GONE` once the connection
+    is over (disconnected, or closed now with 1008 after too many bad messages). Frames over
+    the flood limit are refused here (`rate_limited`) and skipped."""
+    while not conn.closed:
+        if conn.closing:
+            await conn.finish(1008, "too many bad messages")
+            return GONE
+        try:
+            frame = await conn.ws.receive()
+        except (WebSocketDisconnect, RuntimeError):
+            return GONE
+        if frame["type"] == "websocket.disconnect":
+            return GONE
+        if not conn.allow():
+            refuse(conn, Refusal("rate_limited", "Too many messages; slow down."), message_id(frame.get("text")),
+                   max_bad=max_bad)
+            continue
+        return frame.get("text")
+    return GONE
