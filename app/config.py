@@ -63,9 +63,9 @@ class Settings(BaseSettings):
     unused_room_ttl_s: float = Field(300, gt=0)   # a room nobody ever joined or connected to: deleted after this long
     cleanup_interval_s: float = Field(30, gt=0)   # how often the cleanup task runs
     # connections (the protocol's own bounds, which no host tunes, are constants where they
-    # are enforced: SEND_QUEUE_SIZE app/live/sockets/connection.py, MAX_FRAME_BYTES app/live/actions/path.py,
-    # MAX_BAD_MESSAGES app/live/sockets/frames.py, MAX_ARRIVALS_WAITING app/live/sockets/handshake.py,
-    # MAX_BODY_BYTES app/main.py, WS_MAX_SIZE app/cli.py)
+    # are enforced: SEND_QUEUE_SIZE app/live/sockets/connection.py, MAX_FRAME_BYTES and
+    # MAX_BAD_MESSAGES app/live/sockets/frames.py, MAX_ARRIVALS_WAITING
+    # app/live/sockets/handshake.py, MAX_BODY_BYTES app/main.py, WS_MAX_SIZE app/cli.py)
     # keep-alive pings: a host keeps its proxy's read timeout above the interval (docs/deploy.md)
     ws_ping_interval_s: float = Field(20, gt=0)
     ws_ping_timeout_s: float = Field(20, gt=0)

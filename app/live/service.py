@@ -88,9 +88,9 @@ class Live:
         db = sessions.kw["bind"]  # the AsyncEngine behind the sessions
         self.committer = Committer(db, self.fanout)
         self.chat = Chat(settings, self.tables, self.hub, self.fanout)
-        self.actions = Actions(settings, self.tables, self.fanout, self.events, self.committer, self.chat)
+        self.actions = Actions(settings, self.tables, self.fanout, self.events, self.committer)
         self.presence = Presence(self.hub, self.tables, self.lobby, self.events, self.chat)
-        self.sockets = RoomSockets(settings, sessions, self.hub, self.tables, self.presence, self.actions)
+        self.sockets = RoomSockets(settings, sessions, self.hub, self.tables, self.presence, self.actions, self.chat)
         self.decider = Decider(settings, self.tables)  # the computer players' choices, in worker processes
         self.bots = BotDriver(settings, sessions, self.tables, self.actions, self.decider)
         self.cleanup = Cleanup(settings, sessions, self.hub, self.tables, self.presence, self.lobby,

@@ -1,15 +1,18 @@
-"""The action path, top to bottom in this module: client frame → parse → room lock → version
-check → `engine.play` → commit → fan-out through the player view.
+"""The action path, top to bottom in this module: room lock → version check → `engine.play` →
+commit → every seat told through its player view. A person's action comes from their room
+socket (sockets/endpoint.py: the frame read and checked by sockets/frames.py), a computer
+player's from computer/; both enter at `Actions.act`.
 
-1. `Actions.on_frame` checks one frame of a room connection (size, `parse_client_message`);
-2. `Actions.act` takes the room's lock (`Tables.hold`), catches the table up with the database,
-   refuses duplicates and stale versions, asks the engine (`engine.action_from_json`,
-   `engine.play`; refusals carry `IllegalAction.code`);
+1. `Actions.act` notes the attempt (attempt.py) and applies it (`_apply`);
+2. `_apply` takes the room's lock (`Tables.hold`), brings the table up to date only when it
+   may be behind (`Held.sync`), refuses a seat its connection no longer holds, duplicates and
+   stale versions, and asks the engine (`engine.action_from_json`, `engine.play`; refusals
+   carry `IllegalAction.code`);
 3. the action is stored and the room's version moved through the group commit
    (commits.py: the actions of many rooms in one transaction; optimistic: another process may
    have committed that version first: `_lost_race`);
 4. the new events and state go to every connection, each through its seat's player view
-   (`Held.publish`), and `ActionApplied` is published (computer players react).
+   (`Held.publish`); after the lock `ActionApplied` is published (computer players react).
 
 An action is committed before anyone hears of it. Beside it: attempt.py (one action's log line,
 refusal and rows), timeouts.py (what a time-out's decision adds), commits.py (the group commit).
@@ -28,7 +31,6 @@ from ...db import database_unavailable
 from ...models import ActionRow
 from ...refusals import Refusal
 from ...store import games as store
-from ..chat import Chat
 from ..events import ActionApplied, Events
 from ..fanout.base import Fanout
 from ..room.held import Held
@@ -36,53 +38,24 @@ from ..room.lock import Tables
 from ..room.publish import Update
 from ..room.table import Table
 from ..sockets.connection import Connection
-from ..sockets.frames import message_id, parse_client_message, refuse
 from . import timeouts
 from .attempt import Attempt, NotABotSeat, action_rows
 from .commits import Committer, Pending
 
-__all__ = ["Actions", "NotABotSeat", "MAX_FRAME_BYTES"]
+__all__ = ["Actions", "NotABotSeat"]
 log = logging.getLogger("osaka.live")
-#: Client frames larger than this (in UTF-8 bytes) are refused (`bad_message`); the largest a
-#: client sends (an action or a chat message) is well under 1 KB.
-MAX_FRAME_BYTES = 65536
 
 
 class Actions:
-    """Applies actions exactly once, for people (`on_frame`) and computer players (`act`)."""
+    """Applies actions exactly once, for people (their room socket: sockets/endpoint.py) and
+    computer players (computer/), all through `act`."""
 
-    def __init__(self, settings: Settings, tables: Tables, fanout: Fanout, events: Events, committer: Committer,
-                 chat: Chat | None = None):
+    def __init__(self, settings: Settings, tables: Tables, fanout: Fanout, events: Events, committer: Committer):
         self.settings = settings
         self.committer = committer
         self.tables = tables
         self.fanout = fanout
         self.events = events
-        self.chat = chat
-
-    async def on_frame(self, conn: Connection, text: str | None) -> None:
-        """One client frame of a room connection: `ping` → `pong`; `act` → `act`; `chat` →
-        `Chat.on_frame`; anything else is refused (`bad_message`; `not_seated` for a spectator's
-        action)."""
-        limit = MAX_FRAME_BYTES
-        if text is None:
-            return refuse(conn, Refusal("bad_message", "Messages are JSON text frames."))
-        if len(text) > limit or len(text.encode("utf-8", "surrogatepass")) > limit:
-            return refuse(conn, Refusal("bad_message", f"A message is at most {limit} bytes."), message_id(text))
-        try:
-            msg = parse_client_message(text)
-        except Refusal as exc:  # bad_message
-            return refuse(conn, exc)
-        if msg["type"] == "ping":
-            conn.send({"type": "pong"})
-        elif msg["type"] == "chat" and self.chat is not None:
-            await self.chat.on_frame(conn, msg)
-        elif msg["type"] == "chat":
-            conn.send(Refusal("bad_message", "There is no chat here.").frame())
-        elif conn.seat is None:
-            conn.send(Refusal("not_seated", "Spectators cannot act.").frame(msg["id"]))
-        else:
-            await self.act(conn.room, conn.seat, msg["id"], msg["version"], msg["action"], reply=conn)
 
     async def act(self, code: str, seat: int, action_id: str, version: int, action: dict, *,
                   reply: Connection | None = None, bot_level: str | None = None,

@@ -28,7 +28,6 @@ _SEAT_LEVELS = select(Seat.__table__.c.seat, Seat.__table__.c.bot_level, Seat.__
 _TURN_LIMIT = select(Room.__table__.c.turn_limit_s).where(Room.__table__.c.id == bindparam("room_id"))
 
 
-
 class Held:
     """One room under its lock: `session` (opened after the lock was taken, on first use: the
     action path often needs none), `table`, and `room` once `sync` has read it.

@@ -6,7 +6,8 @@ connection with its limits.
   `message_id` finds the id of a frame refused unparsed; `bot_action_id` makes the ids of the
   computer players' actions, in a prefix clients may not use.
 - `next_frame` reads the next frame of a connection with the flood limit (`rate_limited`) and
-  the bad-message budget (close 1008); `refuse` answers one refused frame.
+  the bad-message budget (close 1008); `next_message` the next checked message of a room
+  connection (size, `parse_client_message`); `refuse` answers one refused frame.
 """
 from __future__ import annotations
 
@@ -104,10 +105,13 @@ def bot_action_id() -> str:
     return f"{BOT_ID_PREFIX}{uuid.uuid4().hex}"
 
 
-GONE = object()  # next_frame: the connection is over
+GONE = object()  # next_frame, next_message: the connection is over
 #: Bad or flooding frames one connection may send before it is closed (1008): far more than a
 #: client that follows docs/protocol.md ever gets, few enough to end a broken or hostile loop.
 MAX_BAD_MESSAGES = 50
+#: Client frames larger than this (in UTF-8 bytes) are refused (`bad_message`); the largest a
+#: client sends (an action or a chat message) is well under 1 KB.
+MAX_FRAME_BYTES = 65536
 
 
 def refuse(conn: Connection, refusal: Refusal, msg_id: Any = None, *,
@@ -139,4 +143,24 @@ async def next_frame(conn: Connection, *, max_bad: int = MAX_BAD_MESSAGES) -> An
                    max_bad=max_bad)
             continue
         return frame.get("text")
+    return GONE
+
+
+async def next_message(conn: Connection) -> Any:
+    """The next message of a room connection, checked (`parse_client_message`: `ping`, `act`
+    or `chat`), or `GONE` once the connection is over. A frame that is no such message (binary,
+    over MAX_FRAME_BYTES, not JSON, not of docs/protocol.md) is refused here (`bad_message`,
+    counted against the budget: `refuse`) and skipped, as are frames over the flood limit
+    (`next_frame`)."""
+    limit = MAX_FRAME_BYTES
+    while (text := await next_frame(conn)) is not GONE:
+        if text is None:
+            refuse(conn, Refusal("bad_message", "Messages are JSON text frames."))
+        elif len(text) > limit or len(text.encode("utf-8", "surrogatepass")) > limit:
+            refuse(conn, Refusal("bad_message", f"A message is at most {limit} bytes."), message_id(text))
+        else:
+            try:
+                return parse_client_message(text)
+            except Refusal as exc:  # bad_message
+                refuse(conn, exc)
     return GONE
