@@ -18,7 +18,7 @@ from .logs import uvicorn_level  # noqa: E402
 from .migrate import upgrade, upgrade_if_needed  # noqa: E402
 
 #: Client frames larger than this close the socket (uvicorn, close code 1009); frames above
-#: MAX_FRAME_BYTES (app/live/actions.py) and below this are refused as `bad_message` instead.
+#: MAX_FRAME_BYTES (app/live/sockets/frames.py) and below this are refused as `bad_message` instead.
 WS_MAX_SIZE = 1 << 20
 
 

@@ -51,7 +51,7 @@ class Settings(BaseSettings):
     bot_time_budget_s: float = Field(1.0, gt=0)
     bot_workers: int = Field(1, ge=1)
     handover_after_s: float = Field(60, ge=0)     # any seated player may hand a seat offline this long to a computer player (the host at once)
-    # turn timers (app/live/timers.py): an extra, short choice of seconds per decision offered
+    # turn timers (app/live/computer/timers.py): an extra, short choice of seconds per decision offered
     # besides 30/60/120/300 (for tests and demos; 0 = none), and how often each process looks
     # for decisions past their deadline
     turn_limit_test_s: int = Field(0, ge=0)
@@ -63,19 +63,19 @@ class Settings(BaseSettings):
     unused_room_ttl_s: float = Field(300, gt=0)   # a room nobody ever joined or connected to: deleted after this long
     cleanup_interval_s: float = Field(30, gt=0)   # how often the cleanup task runs
     # connections (the protocol's own bounds, which no host tunes, are constants where they
-    # are enforced: SEND_QUEUE_SIZE app/live/hub.py, MAX_FRAME_BYTES app/live/actions.py,
-    # MAX_BAD_MESSAGES app/live/frames.py, MAX_ARRIVALS_WAITING app/live/admission.py,
-    # MAX_BODY_BYTES app/main.py, WS_MAX_SIZE app/cli.py)
+    # are enforced: SEND_QUEUE_SIZE app/live/sockets/connection.py, MAX_FRAME_BYTES and
+    # MAX_BAD_MESSAGES app/live/sockets/frames.py, MAX_ARRIVALS_WAITING
+    # app/live/sockets/handshake.py, MAX_BODY_BYTES app/main.py, WS_MAX_SIZE app/cli.py)
     # keep-alive pings: a host keeps its proxy's read timeout above the interval (docs/deploy.md)
     ws_ping_interval_s: float = Field(20, gt=0)
     ws_ping_timeout_s: float = Field(20, gt=0)
     # per-message deflate (RFC 7692) on the WebSockets: far fewer bytes per move, for more
     # server CPU per move and more memory per room (docs/performance.md, "Per-message compression")
     ws_compression: bool = False
-    # client messages one WebSocket may send (app/live/hub.py; `limits` notation, "off" = none);
+    # client messages one WebSocket may send (app/live/sockets/connection.py; `limits` notation, "off" = none);
     # more are refused with `rate_limited`
     flood_limit: str = "60/3seconds"
-    # room WebSockets opened (app/live/admission.py; `limits` notation, "off" = none): per seat,
+    # room WebSockets opened (app/live/sockets/handshake.py; `limits` notation, "off" = none): per seat,
     # per client address
     connect_seat_limit: str = "10/10seconds;30/minute"
     connect_address_limit: str = "60/10seconds;600/minute"

@@ -30,7 +30,7 @@ RETRY_AFTER_S = 5  # `Retry-After` of a 503 `unavailable` (the database cannot b
 #: its room and commits on a connection of its own) opened and closed a PostgreSQL backend,
 #: ~7-18 a second, each with its own fork, authentication and statement preparations. The
 #: ceiling is the same 15 as before; a 16th user waits in the pool's queue (`pool_timeout`,
-#: 30 s) as it did. Besides them: the LISTEN connection (app/live/pg_fanout.py).
+#: 30 s) as it did. Besides them: the LISTEN connection (app/live/fanout/postgres.py).
 #: https://docs.sqlalchemy.org/en/20/core/pooling.html#sqlalchemy.pool.QueuePool
 PG_POOL_SIZE = 15
 
@@ -95,7 +95,7 @@ def make_engine(url: str) -> AsyncEngine:
             # one BEGIN IMMEDIATE ... COMMIT/ROLLBACK: no read snapshot outlives its session, and
             # a transaction that reads then writes never fails to upgrade (SQLITE_BUSY_SNAPSHOT);
             # writers queue on the busy timeout. Callers never hold a session open while waiting
-            # for a room's asyncio lock (app/live/tables.py enforces it).
+            # for a room's asyncio lock (app/live/room/lock.py enforces it).
             # https://docs.sqlalchemy.org/en/20/dialects/sqlite.html#serializable-isolation-savepoints-transactional-ddl
             dbapi_conn.isolation_level = None
 

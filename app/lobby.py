@@ -77,7 +77,7 @@ def with_root(entries: list[dict], root: str) -> list[dict]:
 
 def present_people(codes: Iterable[str], connected_seats: Callable[[str], set[int]]) -> dict[str, int]:
     """Room code → seats with a live connection (`connected_seats`: this process's and the
-    others', app/live/broadcast.py), for the rooms `codes` (those with a connection here or
+    others', app/live/room/publish.py), for the rooms `codes` (those with a connection here or
     heard of elsewhere). Rooms with nobody seated connected are left out."""
     counts = {code: len(connected_seats(code)) for code in set(codes)}
     return {code: n for code, n in counts.items() if n}

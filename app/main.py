@@ -13,8 +13,8 @@ from .assets import Assets
 from .config import Settings
 from .db import make_engine, make_sessionmaker
 from .errors import install_error_handlers
-from .live.admission import AdmissionGate
-from .live.hub import dumps
+from .live.sockets.handshake import AdmissionGate
+from .live.sockets.connection import dumps
 from .live.service import Live
 from .logs import AccessLog
 from .migrate import script_heads
@@ -85,10 +85,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
-        try:  # time no server ran off the turn clocks, before anyone is served (app/live/downtime.py)
-            await live.timers.settle()
-        except Exception as exc:  # e.g. the database away: the turn timers settle before they look
-            live.timers.outage.failed(exc, "taking the servers' downtime off the turn clocks")
+        await live.settle_clocks()  # time no server ran off the turn clocks, before anyone is served
         try:
             await live.resume()
         except Exception:  # e.g. schema missing: stay up, /readyz says why
@@ -116,7 +113,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
     app.add_middleware(AccessLog)  # also logs the 413s of BodyLimit
     # Room sockets over the connection limits cost nothing further (admission.py).
-    app.add_middleware(AdmissionGate, admission=live.sockets.admission)
+    app.add_middleware(AdmissionGate, admission=live.admission)
     # Outermost: the URL prefix and the proxy headers of trusted proxies (app/prefix.py).
     app.add_middleware(Forwarded, trusted_hosts=settings.forwarded_allow_ips, root_path=settings.root_path)
     app.include_router(health.router)

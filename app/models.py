@@ -71,7 +71,7 @@ class Room(Base):
     never sent to a client; deferred, so loading a room does not read it), `rules_version` =
     the engine rules version the game was created under, `to_act` = the seat whose decision
     it is (null once over; lets a restart find the rooms where a computer player must move);
-    `turn_limit_s`, `turn_at`, `deadline_at`: the turn timer (app/live/timers.py)."""
+    `turn_limit_s`, `turn_at`, `deadline_at`: the turn timer (app/live/computer/timers.py)."""
 
     __tablename__ = "rooms"
     __table_args__ = (
@@ -101,7 +101,7 @@ class Room(Base):
     # finished one is kept in `games`: migration 0005). Server default only (code that inserts
     # sets it), so rows written as older migrations' code wrote them stay valid.
     game_no: Mapped[int] = mapped_column(Integer, server_default="1")
-    # Turn timers (migration 0006; app/live/timers.py): the host's seconds per decision (None =
+    # Turn timers (migration 0006; app/live/computer/timers.py): the host's seconds per decision (None =
     # off), when the current decision began, and its deadline (None without a timer or when over).
     turn_limit_s: Mapped[int | None] = mapped_column(Integer, nullable=True)
     turn_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
@@ -208,7 +208,7 @@ def unlocked(where: Any) -> Select:
     now in the order of their ids (`FOR UPDATE SKIP LOCKED` on PostgreSQL; SQLite has one
     writer at a time and no row locks: there it is the plain SELECT). For a statement that
     touches many rooms and must never wait for, or deadlock with, the transactions that change
-    a room (the cleanup's `active_at`: app/live/cleanup.py).
+    a room (the cleanup's `active_at`: app/live/room/cleanup.py).
     https://www.postgresql.org/docs/current/sql-select.html#SQL-FOR-UPDATE-SHARE"""
     rooms = Room.__table__
     return select(rooms.c.id).where(where).order_by(rooms.c.id).with_for_update(skip_locked=True)
@@ -218,7 +218,7 @@ class ServerClock(Base):
     """One row (id 1): `alive_at` = the latest time a server process was known to be running
     (stamped every few seconds by every process, and once more by a process stopping cleanly;
     null until the first start). A process that starts and finds it older than a few seconds
-    moves every running turn clock on by the gap, once (migration 0008; app/live/downtime.py)."""
+    moves every running turn clock on by the gap, once (migration 0008; app/live/computer/downtime.py)."""
 
     __tablename__ = "server_clock"
     __table_args__ = (CheckConstraint("id = 1", name="ck_server_clock_one_row"),)

@@ -16,7 +16,7 @@ error codes", "WebSocket error codes").
   (every status, its codes, the error body and its headers), so the schema says what the
   server does.
 
-Pure: no I/O, no web framework (app/live/messages.py, the pure part of the WebSocket
+Pure: no I/O, no web framework (app/live/sockets/frames.py, the pure part of the WebSocket
 protocol, uses it).
 """
 from __future__ import annotations
@@ -97,7 +97,7 @@ _WS = [
     Code("chat_bad_char", None, "A message cannot hold control or invisible characters (such as U+200B or U+202E)."),
     Code("chat_closed", None, "The host closed the chat to spectators."),
     Code("chat_name", None, "Spectators chat under a name of 1 to 24 characters unlike a player's or a computer's."),
-    # Never sent: outcomes of the server's own actions, logged only (app/live/actions.py).
+    # Never sent: outcomes of the server's own actions, logged only (app/live/actions/path.py).
     Code("not_timed_out", None, "That decision has not timed out.", sent=False),
     Code("not_a_bot_seat", None, "Seat {seat} of room {room} is no longer that computer player's.", sent=False),
 ]

@@ -1,7 +1,7 @@
 """Rooms and seats in the database: create, join, add computer players, start, summaries.
 
 Every function takes an open `AsyncSession` and never commits: the caller owns the transaction
-(a room change runs under `Tables.change`, app/live/tables.py, which commits it). Refusals
+(a room change runs under `Tables.change`, app/live/room/lock.py, which commits it). Refusals
 raise `Refusal` (app/refusals.py) with the codes of docs/protocol.md; a caller that gets one rolls back.
 """
 from __future__ import annotations
@@ -28,7 +28,7 @@ MAX_SEATS = 4
 MIN_PLAYERS = 2
 HOST_SEAT = 0
 BOT_NAMES = {"easy": "Bot (easy)", "normal": "Bot (normal)", "hard": "Bot (hard)"}
-#: The host's choices of seconds per decision (app/live/timers.py); None/0 = no timer.
+#: The host's choices of seconds per decision (app/live/computer/timers.py); None/0 = no timer.
 TURN_LIMITS = (30, 60, 120, 300)
 
 
@@ -242,7 +242,7 @@ async def hand_seat_to_bot(session: AsyncSession, room: Room, number: int, level
     from the start: the host too waits until `offline_s` ≥ `after_s` (a restart is not a player
     leaving). A seat whose decision it has been for `idle_s` ≥ `after_s` seconds may be
     handed over by any other seated, connected player (host or not) even while it is connected,
-    in a room without a turn timer (with one, its time-outs do that: app/live/timers.py); before
+    in a room without a turn timer (with one, its time-outs do that: app/live/computer/timers.py); before
     that a connected seat is refused with `seat_connected`, as always.
     404 `seat_not_found`, 409 `game_not_started` / `game_over` /
     `seat_connected`, 403 `not_connected` (the caller's own seat has no live connection),
@@ -269,7 +269,7 @@ async def hand_seat_to_bot(session: AsyncSession, room: Room, number: int, level
 
 
 async def seat_to_timeout_bot(session: AsyncSession, room_id: int, number: int, level: str) -> bool:
-    """After repeated time-outs (app/live/actions.py): a computer player of `level` plays the
+    """After repeated time-outs (app/live/actions/path.py): a computer player of `level` plays the
     person's seat `number` until its player takes it back; False if it already is a bot's."""
     result = await session.execute(update(Seat).where(
         Seat.room_id == room_id, Seat.seat == number, Seat.bot_level.is_(None), Seat.token_hash.is_not(None))
@@ -280,7 +280,7 @@ async def seat_to_timeout_bot(session: AsyncSession, room_id: int, number: int, 
 async def take_seat_back(session: AsyncSession, room_id: int, number: int) -> None:
     """A person takes their seat back from the computer player (their connection arrives, or
     `DELETE /api/rooms/{code}/seats/{seat}/bot`). When it is that seat's decision, its clock
-    starts again now (a fresh deadline with a timer: app/live/timers.py)."""
+    starts again now (a fresh deadline with a timer: app/live/computer/timers.py)."""
     await session.execute(update(Seat).where(Seat.room_id == room_id, Seat.seat == number)
                           .values(bot_level=None))
     row = (await session.execute(select(Room.turn_limit_s).where(

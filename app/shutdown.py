@@ -12,7 +12,7 @@ Order, all within `SHUTDOWN_BUDGET_S` (docker's default stop timeout is 10 s):
 4. uvicorn's own shutdown: wait for the remaining requests (`GRACEFUL_TIMEOUT_S`,
    `timeout_graceful_shutdown`), then the app's lifespan shutdown (bots, the turn timers —
    which store when this server stopped, so that a restart does not count the time nobody
-   served against the person to act: app/live/downtime.py — and the database pool).
+   served against the person to act: app/live/computer/downtime.py — and the database pool).
 
 An action frame the server had not read before step 2 is not applied; its sender hears nothing
 of it and sees the unchanged version after reconnecting (resending the same `id` is safe).
@@ -27,7 +27,7 @@ import time
 
 import uvicorn
 
-from .live.hub import Connection
+from .live.sockets.connection import Connection
 from .live.service import Live
 from .logs import log_event
 
@@ -46,15 +46,9 @@ async def drain(live: Live, timeout_s: float = DRAIN_TIMEOUT_S) -> int:
     told: list[Connection] = []
 
     async def notify_all() -> None:
-        # Every room's lock (Tables.hold_all): an action being applied finishes — committed and
-        # broadcast — before its room is told; bots are cancelled only outside their critical section.
-        async with live.tables.hold_all():
-            live.bots.shutdown()
-            for conns in list(live.hub.rooms.values()):
-                told.extend(c for c in conns if not c.closed)
-            told.extend(c for c in live.hub.lobby if not c.closed)
-            for conn in told:
-                conn.send(RESTART_NOTICE)
+        # Every room's lock: an action being applied finishes — committed and broadcast — before
+        # its room is told; bots are cancelled only outside their critical section.
+        told.extend(await live.tell_restarting(RESTART_NOTICE))
         await asyncio.gather(*(c.finish(RESTART_CLOSE_CODE, "service restart") for c in told),
                              return_exceptions=True)
 

@@ -2,7 +2,7 @@
 
 An action sends each player of the room two frames (its `state` and its `event`,
 docs/protocol.md), queued one after the other by the connection's writer task
-(app/live/hub.py). uvicorn writes every frame to the transport at once: one system call, and
+(app/live/sockets/connection.py). uvicorn writes every frame to the transport at once: one system call, and
 one wake-up of the peer, per frame. Here the frames a connection sends during one pass of the
 event loop are collected and written together, in order, by a callback the loop runs right
 after the current one (`loop.call_soon`): the same bytes in one `write`, with no timer and no
@@ -18,7 +18,7 @@ Two more savings, both per connection:
   ASGI scope (`scope["extensions"][SEND_NOW]`): it encodes a text frame and hands it to the
   transport at once, returning False whenever the ordinary `websocket.send` must be used
   instead (handshake not complete, close sent or received, peer gone, the transport's buffer
-  above its high-water mark). The hub (app/live/hub.py) calls it when nothing of that
+  above its high-water mark). The hub (app/live/sockets/connection.py) calls it when nothing of that
   connection is queued, which skips its writer task, Starlette's `WebSocket.send` and each
   middleware's `send` wrapper for almost every frame.
 - **Keep-alive pings only for quiet connections.** A ping proves the peer is there and keeps

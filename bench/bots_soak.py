@@ -7,7 +7,7 @@ Starts `osaka serve` (127.0.0.1, a free port, `BOT_DELAY_S=0`, `LOG_LEVEL=info` 
 on a fresh database, then keeps `--rooms` games in play until `--games` games have finished.
 Each game is a room of four computer players of `--level`: the host creates the room, adds three
 computer players over HTTP, starts, and hands its own seat to a fourth (docs/protocol.md); from
-then on the server plays the whole game by itself (app/live/bots.py), no WebSocket is open.
+then on the server plays the whole game by itself (app/live/computer/bots.py), no WebSocket is open.
 
 Reported: moves (rows of the action log), moves/s, the server process's CPU time over the soak
 (psutil; its bot worker processes are children and are reported apart, not included), its CPU

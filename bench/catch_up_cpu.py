@@ -84,7 +84,7 @@ async def main(args) -> None:
                     a.hub.add(Stand(code, seat))
                 for live in (a, b):
                     async with live.tables.hold(code) as held:
-                        await held.read_room()
+                        held.publish(await held.sync())
             statements = [0]
 
             def count(*_args) -> None:

@@ -89,7 +89,7 @@ def fill(url: str, state: str, games: int, players: int, root: Path, log: Path) 
     if state == "compacted":
         timings: list[float] = []
         n = storage_size.compact_all(url, timings)
-        # The server compacts each game at its end (app/live/actions.py `_compact`): then none is left.
+        # The server compacts each game at its end (app/live/actions/path.py `_compact`): then none is left.
         assert n in (0, games), f"compacted {n} of {games}"
         if n == 0:
             return

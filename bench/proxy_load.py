@@ -17,7 +17,7 @@ imported, not copied). For every step:
    port of 127.0.0.1 and no admin endpoint.
 3. load.py's step runs against the proxy's URL: every HTTP request and every WebSocket is a
    new pick of the round robin, so the 4 players of one room are usually on different replicas
-   and see each other's moves through PostgreSQL (LISTEN/NOTIFY, app/live/pg_fanout.py).
+   and see each other's moves through PostgreSQL (LISTEN/NOTIFY, app/live/fanout/postgres.py).
 4. CPU share over the measured window (percent of one core) and peak RSS of every replica and
    of Caddy (psutil); from each replica's log (one `ws` line per WebSocket, one `action` line
    per action outcome, app/logs.py) the accepted WebSockets and applied actions per replica,

@@ -30,7 +30,7 @@ import uvloop  # noqa: E402
 from starlette.websockets import WebSocket  # noqa: E402
 
 import engine  # noqa: E402
-from app.live.hub import Connection, dumps  # noqa: E402
+from app.live.sockets.connection import Connection, dumps  # noqa: E402
 from app.testing.launcher import free_port  # noqa: E402
 from app.ws_protocol import SEND_NOW, CoalescingWebSocketProtocol  # noqa: E402
 

@@ -30,9 +30,9 @@ from ..ratelimit import Limiter, address_key
 from ..refusals import Refusal
 from ..rooms import iso
 from ..schemas import clean_name
-from .fanout import Fanout
-from .hub import Connection, Hub
-from .tables import RoomGone, Tables
+from .fanout.base import Fanout
+from .room.lock import RoomGone, Tables
+from .sockets.connection import Connection, Hub
 
 MAX_CHARS = 300
 HISTORY = 50   # messages sent on connect

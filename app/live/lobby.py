@@ -12,13 +12,12 @@ from starlette.websockets import WebSocket
 
 from ..config import Settings
 from ..lobby import lobby_rooms, with_root
-from ..refusals import Refusal
 from ..ratelimit import Limiter
+from ..refusals import Refusal
 from .events import RoomChanged
-from .frames import GONE, next_frame, refuse
-from .hub import FLOOD, Connection, Hub, dumps
-from .messages import is_ping
 from .outages import OutageLog
+from .sockets.connection import FLOOD, Connection, Hub, dumps
+from .sockets.frames import GONE, is_ping, next_frame, refuse
 
 log = logging.getLogger("osaka.live")
 LOBBY_MIN_INTERVAL_S = 0.5  # the lobby list is recomputed at most this often

@@ -4,7 +4,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
-from ..live.sockets import INSTANCE
+from ..live.sockets.endpoint import INSTANCE
 from ..migrate import current_revisions
 from ..schemas import NotReadyOut, StatusOut
 

@@ -88,7 +88,7 @@ async def create_room(body: CreateRoomIn, request: Request, response: Response, 
 @router.get("", response_model=list[LobbyRoomOut], responses=responses())
 async def list_rooms(request: Request, live: LiveDep, session: SessionDep):
     """The open public rooms: waiting, a seat free, a seated person connected (app/lobby.py)."""
-    return with_root(await live.lobby.rooms(session), root_of(request))
+    return with_root(await live.lobby_rooms(session), root_of(request))
 
 
 @router.get("/{code}", response_model=RoomOut, responses=responses("room_not_found", "rate_limited"))
@@ -106,7 +106,7 @@ async def show_room(code: str, request: Request, response: Response, live: LiveD
     return {**live.summary(room, seat.seat if seat else None), "url": R.room_url(room.code, root_of(request))}
 
 
-# Every change below runs in `live.tables.change` (app/live/tables.py): under the room's lock,
+# Every change below runs in `live.change` (`Tables.change`, app/live/room/lock.py): under the room's lock,
 # with the room read there; it commits, tells the room's connections, the lobby, the other
 # processes and the computer players.
 
@@ -122,7 +122,7 @@ async def join_room(code: str, body: JoinRoomIn, request: Request, response: Res
     mine = R.seat_of(room, token)
     if mine is not None:
         return {"code": room.code, "url": R.room_url(room.code, root_of(request)), "seat": mine.seat, "token": token}
-    async with live.tables.change(room.code, release=session) as held:
+    async with live.change(room.code, release=session) as held:
         seat, new = await R.join_room(held.session, held.room, body.name)
     _set_seat_cookie(request, response, live, room.code, new)
     return {"code": room.code, "url": R.room_url(room.code, root_of(request)), "seat": seat.seat, "token": new}
@@ -132,7 +132,7 @@ async def join_room(code: str, body: JoinRoomIn, request: Request, response: Res
              responses=responses(*HOST, "room_full", "game_started", "conflict", "bad_level", *BODY))
 async def add_bot(code: str, body: BotIn, live: LiveDep, token: TokenDep):
     """(Host only, before the start.) A computer player of `level` takes the next free seat."""
-    async with live.tables.change(code) as held:
+    async with live.change(code) as held:
         R.require_host(held.room, token)
         seat = await R.add_bot(held.session, held.room, body.level)
     return {"seat": seat.seat}
@@ -142,7 +142,7 @@ async def add_bot(code: str, body: BotIn, live: LiveDep, token: TokenDep):
              responses=responses(*HOST, "game_started", "not_enough_players", "seat_empty"))
 async def start_game(code: str, live: LiveDep, token: TokenDep):
     """(Host only.) Start the game with the seated players; 409 `not_enough_players` below 2."""
-    async with live.tables.change(code) as held:
+    async with live.change(code) as held:
         R.require_host(held.room, token)
         await R.start_game(held.session, held.room)
     return {"status": "playing"}
@@ -155,7 +155,7 @@ async def play_again(code: str, body: AgainIn, live: LiveDep, token: TokenDep):
     first such request moves the room on to a new waiting game (exactly one, however many
     cross: app/rematch.py); every request marks its player as in. 409 `game_not_over`,
     409 `game_started` (the next game already began)."""
-    async with live.tables.change(code) as held:
+    async with live.change(code) as held:
         seat = R.require_seat(held.room, token)
         new = await rematch.play_again(held.session, held.room, seat, body.game)
         number = held.room.game_no
@@ -169,7 +169,7 @@ async def leave_seat(code: str, request: Request, response: Response, live: Live
     free for someone else; the caller watches as a spectator (its seat cookie is deleted; every
     open socket of that token is told `seat_lost` and becomes a spectator's, in every process).
     409 `host_cannot_leave`."""
-    async with live.tables.change(code) as held:
+    async with live.change(code) as held:
         seat = R.require_seat(held.room, token)
         number = seat.seat
         await rematch.leave_seat(held.session, held.room, seat)
@@ -183,7 +183,7 @@ async def set_timer(code: str, body: TurnLimitIn, live: LiveDep, token: TokenDep
     """(Host only, before the start.) The turn timer: seconds per decision, one of the room's
     `turn_limits`, or null/0 for none (422 `bad_turn_limit`). → the room summary."""
     limit = R.check_turn_limit(body.turn_limit_s, live.settings.turn_limit_test_s)
-    async with live.tables.change(code) as held:
+    async with live.change(code) as held:
         R.require_host(held.room, token)
         R.set_turn_limit(held.room, limit)
         out = live.summary(held.room, R.HOST_SEAT)
@@ -194,7 +194,7 @@ async def set_timer(code: str, body: TurnLimitIn, live: LiveDep, token: TokenDep
 async def chat_settings(code: str, body: ChatSettingsIn, live: LiveDep, token: TokenDep):
     """(Host only, any time.) Open (`spectators: true`) or close the chat to spectators: closed,
     they neither send (`chat_closed`) nor receive messages. → the room summary."""
-    async with live.tables.change(code) as held:
+    async with live.change(code) as held:
         R.require_host(held.room, token)
         R.set_chat_spectators(held.room, body.spectators)
         out = live.summary(held.room, R.HOST_SEAT)
@@ -213,19 +213,18 @@ async def seat_to_bot(code: str, body: BotIn, live: LiveDep, token: TokenDep,
     Without a turn timer, a seat whose decision it has been for HANDOVER_AFTER_S seconds (and
     connected that long, when it came back meanwhile) may be handed over by any other seated
     player even while it is connected."""
-    async with live.tables.change(code) as held:
+    async with live.change(code) as held:
         room = held.room
         by = R.require_seat(room, token).seat
         number = _seat_number(seat)
+        presence = live.seat_presence(room, number)
         idle = None
         if room.status == "playing" and room.to_act == number and room.turn_at is not None:
             idle = (utcnow() - room.turn_at).total_seconds()
-            back = live.hub.connected_for(room.code, number)  # a seat that just came back is not idle
-            if back is not None:
-                idle = min(idle, back)
-        await R.hand_seat_to_bot(held.session, room, number, body.level, live.connected_seats(room.code), by,
-                                 live.hub.offline_for(room.code, number), live.settings.handover_after_s, idle,
-                                 live.hub.since_start(room.code, number, room.created_at))
+            if presence.connected_s is not None:  # a seat that just came back is not idle
+                idle = min(idle, presence.connected_s)
+        await R.hand_seat_to_bot(held.session, room, number, body.level, presence.connected, by,
+                                 presence.offline_s, live.settings.handover_after_s, idle, presence.since_start)
     return {"seat": number}
 
 
@@ -236,7 +235,7 @@ async def take_seat_back(code: str, live: LiveDep, token: TokenDep,
     """(During a game, the seat's own player.) Take the seat back from the computer player
     (e.g. after repeated time-outs); its clock starts again if it is its decision. 403
     `not_your_seat` for another seat's token; 409 `not_a_bot` when no computer plays it."""
-    async with live.tables.change(code) as held:
+    async with live.change(code) as held:
         mine = R.require_seat(held.room, token)
         number = _seat_number(seat)
         if mine.seat != number:
@@ -254,7 +253,7 @@ async def remove_bot(code: str, live: LiveDep, token: TokenDep,
                      seat: str = Path(description="seat number, 0 to 3")):
     """(Host only, before the start.) Take a computer player off its seat; 409 `not_a_bot`
     for a person's seat, 409 `game_started` after the start."""
-    async with live.tables.change(code) as held:
+    async with live.change(code) as held:
         R.require_host(held.room, token)
         number = _seat_number(seat)
         await R.remove_bot(held.session, held.room, number)

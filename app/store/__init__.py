@@ -8,7 +8,7 @@
 - `sqlite.py` and `postgres.py`: the two implementations.
 
 Nothing here knows rooms' locks, sockets or the fan-out: the fan-out only gives the payload
-an action's notification carries (`notice`), and the group commit (app/live/commits.py) only
+an action's notification carries (`notice`), and the group commit (app/live/actions/commits.py) only
 queues actions and answers their callers.
 """
 from __future__ import annotations

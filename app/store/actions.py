@@ -12,7 +12,7 @@ batch are stored in the order of their ids: a global lock order, so two processe
 cannot deadlock on PostgreSQL.
 
 The version move (`BUMP_VERSION`) is also what decides between a player's decision and its
-time-out (app/live/timers.py): both move the room from the same version, only one can.
+time-out (app/live/computer/timers.py): both move the room from the same version, only one can.
 """
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ BUMP_VERSION = (update(_ROOMS)
                         deadline_at=bindparam("deadline_at", type_=_ROOMS.c.deadline_at.type)))
 #: The action row's INSERT.
 INSERT_ACTION = insert(ActionRow.__table__)
-#: The shapes of `Pending.row` and `Pending.bump` (app/live/actions.py `Actions._rows`).
+#: The shapes of `Pending.row` and `Pending.bump` (app/live/actions/attempt.py `action_rows`).
 ROW_KEYS = ("room_id", "version", "action_id", "seat", "action", "events", "created_at")
 BUMP_KEYS = ("room_id", "old_version", "new_version", "new_status", "state", "to_act", "turn_at", "deadline_at")
 

@@ -2,7 +2,7 @@
 
 After every action the room row holds the engine's full state JSON at `rooms.version`, written
 by the same UPDATE that bumps the version (`actions.BUMP_VERSION` with `snapshot_values`, in the
-action's transaction: app/live/actions.py); the action row holds the action and the events it
+action's transaction: app/live/actions/path.py); the action row holds the action and the events it
 produced. Loading or catching up a game reads these (`read_snapshot`, `read_log`) and never replays the
 log through the engine: what was committed is what every process and every later release loads.
 
@@ -30,7 +30,7 @@ ROOMS, ACTIONS, GAMES = Room.__table__, ActionRow.__table__, GameRow.__table__
 def clock_values(state: Any, limit_s: int | None, now: datetime | None = None) -> dict:
     """The turn clock's columns for a decision beginning `now` (naive UTC, default: now):
     `turn_at` and `deadline_at` (= turn_at + `limit_s` seconds; None without a timer, and both
-    None once the game is over). app/live/timers.py."""
+    None once the game is over). app/live/computer/timers.py."""
     if engine.is_over(state):
         return {"turn_at": None, "deadline_at": None}
     now = now or utcnow()
@@ -58,7 +58,7 @@ LOG = (select(ACTIONS.c.version, ACTIONS.c.seat, ACTIONS.c.action_id, ACTIONS.c.
        .order_by(ACTIONS.c.version))
 
 
-# Several rooms at once (PostgreSQL only: arrays; the cross-process catch-up, app/live/remote.py).
+# Several rooms at once (PostgreSQL only: arrays; the cross-process catch-up, app/live/fanout/remote.py).
 # The snapshots of the rooms `ids`, with their status:
 SNAPSHOTS = select(ROOMS.c.id, ROOMS.c.seed, ROOMS.c.version, ROOMS.c.status, ROOMS.c.state, ROOMS.c.turn_at,
                    ROOMS.c.deadline_at).where(ROOMS.c.id == any_(bindparam("ids", type_=ARRAY(Integer))))

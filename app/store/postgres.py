@@ -33,7 +33,7 @@ from ..db import describe_error, json_text
 from .actions import ActionStore, Notice, Pending, check_shapes
 
 log = logging.getLogger("osaka.commits")
-#: The notification channel (app/live/pg_fanout.py listens on it).
+#: The notification channel (app/live/fanout/postgres.py listens on it).
 CHANNEL = "osaka_rooms"
 _ARGS = ("$1::integer[], $2::integer[], $3::integer[], $4::varchar[], $5::text[], $6::integer[],"
          " $7::timestamp[], $8::timestamp[], $9::varchar[], $10::integer[], $11::text[], $12::text[],"

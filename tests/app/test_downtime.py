@@ -1,4 +1,4 @@
-"""A server outage does not eat a player's turn time (issue 28, app/live/downtime.py).
+"""A server outage does not eat a player's turn time (issue 28, app/live/computer/downtime.py).
 
 Issue 28: a 30 s turn timer, SIGTERM four seconds into the first decision, the server down 40 s,
 started again: within 5 s of the restart the decision had timed out and a computer player had

@@ -1,4 +1,4 @@
-"""Several server processes on one PostgreSQL database (LISTEN/NOTIFY, app/live/fanout.py):
+"""Several server processes on one PostgreSQL database (LISTEN/NOTIFY, app/live/fanout/base.py):
 a move made through one process reaches the players connected to another within a couple of
 seconds, and so do joins, the start, presence and the lobby. SQLite is one process only."""
 from __future__ import annotations

@@ -141,8 +141,8 @@ def test_a_bot_action_is_not_stored_once_another_process_took_the_seat_back(serv
     import engine as game
     from app.db import make_engine
     from app.store import games as store
-    from app.live.commits import Committer, Pending
-    from app.live.fanout import LocalFanout
+    from app.live.actions.commits import Committer, Pending
+    from app.live.fanout.base import LocalFanout
     from app.models import ActionRow, Room, Seat, utcnow
 
     srv = server_factory(BOT_DELAY_S="600")  # the computer player never gets to move by itself

@@ -1,8 +1,8 @@
-"""Admission of room sockets (app/live/admission.py): the per-seat and per-address limits and
+"""Admission of room sockets (app/live/sockets/handshake.py): the per-seat and per-address limits and
 the bound on new connections of one room waiting for its lock."""
 from __future__ import annotations
 
-from app.live.admission import Admission
+from app.live.sockets.handshake import Admission
 
 
 def test_a_seat_over_its_limit_is_refused_and_other_seats_are_not():

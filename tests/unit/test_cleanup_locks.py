@@ -1,4 +1,4 @@
-"""The cleanup never waits for a room row (app/live/cleanup.py, `models.unlocked`): with several
+"""The cleanup never waits for a room row (app/live/room/cleanup.py, `models.unlocked`): with several
 processes on PostgreSQL, another process's group commit may hold a room's row while it waits
 for one the cleanup holds; PostgreSQL then aborts one of them (found at 1,000 rooms behind two
 replicas, bench/proxy_load.py). A row locked elsewhere is skipped and stamped next time."""

@@ -1,4 +1,4 @@
-"""Time while no server ran does not count on the turn clocks (issue 28, app/live/downtime.py),
+"""Time while no server ran does not count on the turn clocks (issue 28, app/live/computer/downtime.py),
 and a database outage is one warning line (app/live/outages.py), in process on SQLite and
 PostgreSQL: the running decisions' clocks move on by the downtime exactly once however many
 processes start together, games whose clock does not run are not touched, a short gap moves
@@ -14,7 +14,7 @@ from sqlalchemy import delete, exc, insert, select, update
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from app.db import database_unavailable, make_engine, make_sessionmaker
-from app.live.downtime import PAUSE_AFTER_S, Downtime
+from app.live.computer.downtime import PAUSE_AFTER_S, Downtime
 from app.live.outages import OutageLog, unavailable
 from app.models import Room, Seat, ServerClock, utcnow
 

@@ -1,4 +1,4 @@
-"""The group commit on SQLite in one process (app/live/commits.py, app/store/sqlite.py): the
+"""The group commit on SQLite in one process (app/live/actions/commits.py, app/store/sqlite.py): the
 batch straight to the driver, on the writer's own connection on the loop's thread. The rows must
 be stored exactly as the SQLAlchemy way stores them, a write lock held by another connection must
 neither block the loop nor lose an action (the batch waits in a worker thread), a lost version
@@ -15,9 +15,9 @@ import pytest
 from sqlalchemy import insert, select, text
 
 from app.db import SQLITE_WAL_LIMIT_BYTES, make_engine
-from app.live.commits import Committer
+from app.live.actions.commits import Committer
 from app.store.sqlite import CHECKPOINT_EVERY, SqliteStore, sqlite_file
-from app.live.fanout import LocalFanout
+from app.live.fanout.base import LocalFanout
 from app.models import ActionRow, Room
 from commit_rows import pending
 

@@ -14,8 +14,8 @@ import pytest
 from sqlalchemy import insert, select, text
 
 from app.db import make_engine, make_sessionmaker
-from app.live.commits import Committer
-from app.live.pg_fanout import PgFanout, asyncpg_dsn
+from app.live.actions.commits import Committer
+from app.live.fanout.postgres import PgFanout, asyncpg_dsn
 from app.store.actions import BUMP_VERSION, INSERT_ACTION
 from app.store.postgres import CHANNEL
 from app.models import ActionRow, Room

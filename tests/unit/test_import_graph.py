@@ -77,8 +77,8 @@ def test_the_checker_finds_a_circle():
 def test_relative_imports_are_resolved():
     mods = modules()
     graph = {name: imports_of(name, path, set(mods)) for name, path in mods.items()}
-    assert "app.live.tables" in graph["app.live.actions"]
-    assert "app.rooms" in graph["app.live.broadcast"]
+    assert "app.live.room.lock" in graph["app.live.actions.path"]
+    assert "app.rooms" in graph["app.live.room.publish"]
 
 
 def test_no_import_circles_in_app():

@@ -13,7 +13,6 @@ import httpx
 from websockets.asyncio.client import connect
 
 import engine
-from app.live.table import Table
 from app.models import Room
 from inprocess import auth, serving
 
@@ -88,15 +87,17 @@ def test_a_table_is_rebuilt_from_the_action_log(settings):
                 table = live.tables.get(code) or table
                 if table is None:  # no connection made it yet: the first action creates it
                     async with live.tables.hold(code) as held:
-                        await held.read_room()
+                        held.publish(await held.sync())
                         table = held.table
                 seat = table.state.to_act
                 action = rng.choice(engine.legal_actions(table.state, seat)).to_json()
                 assert await live.act(code, seat, uuid.uuid4().hex, table.version, action)
             async with live.sessions() as session:
                 room = await session.get(Room, table.room_id)
-                fresh = Table(code, room.id)
-                caught = await fresh.sync(session, room)
+            live.tables.forget_idle(keep=set())  # the next use builds a fresh table from the database
+            async with live.tables.hold(code) as held:
+                fresh, caught = held.table, (await held.sync()).caught
+            assert fresh is not table
             assert fresh.version == table.version == room.version == 12 == len(caught)
             assert fresh.state.to_json() == table.state.to_json()
             assert fresh.action_ids == table.action_ids

@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import event, text
 
 from app.db import PG_POOL_SIZE, make_engine, make_sessionmaker
-from app.live.pg_fanout import CHANNEL, PgFanout, asyncpg_dsn
+from app.live.fanout.postgres import CHANNEL, PgFanout, asyncpg_dsn
 
 pytestmark = pytest.mark.postgresql_only
 

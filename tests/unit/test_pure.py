@@ -7,7 +7,7 @@ import json
 import pytest
 
 from app.refusals import Refusal
-from app.live.messages import (BOT_ID_PREFIX, MAX_ACTION_ID, bot_action_id, is_ping,
+from app.live.sockets.frames import (BOT_ID_PREFIX, MAX_ACTION_ID, bot_action_id, is_ping,
                                parse_client_message)
 from app.schemas import MAX_NAME, clean_name
 from app.security import CODE_LENGTH, CROCKFORD, hash_token, new_room_code, new_token, normalize_code, token_matches

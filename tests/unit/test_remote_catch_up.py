@@ -1,4 +1,4 @@
-"""Several processes on PostgreSQL (app/live/remote.py): what one process hears of games moved
+"""Several processes on PostgreSQL (app/live/fanout/remote.py): what one process hears of games moved
 in another is caught up for many rooms with one shared read (two statements on one pooled
 connection, whatever the number of rooms), each room then under its lock, and every connection
 gets each new version exactly once, in order, also when the table moved between the read and
@@ -65,7 +65,7 @@ def test_games_moved_elsewhere_are_caught_up_with_one_read_and_each_version_sent
             for code in codes:
                 for live in (a, b):
                     async with live.tables.hold(code) as held:
-                        await held.read_room()
+                        held.publish(await held.sync())
                 seen[code] = [Recorder(code, seat) for seat in (0, 1)]
                 for rec in seen[code]:
                     a.hub.add(rec)
@@ -83,7 +83,7 @@ def test_games_moved_elsewhere_are_caught_up_with_one_read_and_each_version_sent
             async def read_then_race(conn, spans):
                 rows = await read_logs(conn, spans)
                 async with a.tables.hold(codes[0]) as held:
-                    await held.read_room()
+                    held.publish(await held.sync())
                 await _move(b, codes[1])
                 return rows
             monkeypatch.setattr(store, "read_logs", read_then_race)

@@ -14,7 +14,7 @@ import pytest
 from sqlalchemy import func, select
 
 import engine
-from app.live.tables import RoomLockMisuse
+from app.live.room.lock import RoomLockMisuse
 from app.models import ActionRow, Room, Seat
 from inprocess import auth, running
 
@@ -60,8 +60,7 @@ async def presence_noise(live, code: str, rounds: int) -> None:
     """What a connection's arrival/departure does: the room summary under the lock."""
     for _ in range(rounds):
         async with live.tables.hold(code) as held:
-            await live.broadcaster.broadcast_room(held.session, code)
-            await held.read_room()
+            held.publish(await held.sync(), summary=True)
 
 
 def test_concurrent_changes_actions_bots_and_cleanup_finish(settings):
@@ -131,7 +130,7 @@ def test_a_session_with_unsaved_changes_may_not_wait_for_a_lock(settings):
                         pass
                 await session.rollback()
             async with asyncio.timeout(5), live.tables.hold(code) as held:  # nothing was left held
-                assert (await held.read_room()).public is True
+                assert (await held.sync()).room.public is True
     asyncio.run(scenario())
 
 
@@ -156,6 +155,6 @@ def test_a_released_read_transaction_is_ended_before_waiting(settings):
                 async with asyncio.timeout(HANG_S):
                     async with live.tables.hold(code, release=session) as held:
                         assert not session.in_transaction()
-                        assert (await held.read_room()).code == code
+                        assert (await held.sync()).room.code == code
             await task
     asyncio.run(scenario())

@@ -1,4 +1,4 @@
-"""Turn timers (issue 12, app/live/timers.py): a decision past its deadline is made by a computer
+"""Turn timers (issue 12, app/live/computer/timers.py): a decision past its deadline is made by a computer
 player, the log says so, two time-outs in a row hand the seat over until its player takes it
 back; and a person's decision racing its time-out in the same millisecond counts exactly once,
 decided by the room's version UPDATE, in one process and across two (SQLite and PostgreSQL)."""
@@ -119,7 +119,7 @@ async def _two_connected(live, http) -> tuple[str, list[str], int, int]:
     code, tokens = await started_room(http, 3, None)
     table = live.tables.get(code)
     async with live.tables.hold(code) as held:
-        await held.read_room()
+        held.publish(await held.sync())
     seat = table.state.to_act
     other = (seat + 1) % 3
     live.hub.connected_seats = lambda c: {seat, other}
@@ -293,7 +293,7 @@ def _race_settings(url: str, monkeypatch) -> Settings:
     """The settings of the two processes of a race: a short turn limit, no polling for due
     decisions (each time-out is submitted by the test), and no handover after repeated
     time-outs (no computer player moves between the races)."""
-    monkeypatch.setattr("app.live.actions.TIMEOUTS_BEFORE_HANDOVER", 10**9)
+    monkeypatch.setattr("app.live.actions.timeouts.TIMEOUTS_BEFORE_HANDOVER", 10**9)
     return Settings(database_url=url, bot_delay_s=0, bot_time_budget_s=0.05, log_level="warning",
                     turn_limit_test_s=1, timer_poll_s=3600)
 
@@ -302,7 +302,7 @@ async def _load_tables(code: str, *lives) -> None:
     """Each process's table of room `code` caught up with the database."""
     for live in lives:
         async with live.tables.hold(code) as held:
-            await held.read_room()
+            held.publish(await held.sync())
 
 
 async def _deadline_now(db, code: str) -> None:

@@ -195,7 +195,7 @@ def test_direct_sends_and_queued_sends_keep_their_order():
     """`Connection.send` writes at once while nothing is queued; once the socket refuses (its
     buffer is full) later frames queue behind the refused one, and direct sends resume only
     after the queue has drained: the peer sees every frame once, in order."""
-    from app.live.hub import Connection
+    from app.live.sockets.connection import Connection
     from app.ws_protocol import SEND_NOW
 
     wire: list[str] = []

@@ -6,17 +6,17 @@ decision began and its deadline (`rooms.turn_at`, `rooms.deadline_at`: store.clo
 the deadline survives a restart and the server's clock decides.
 
 Every server process looks every `timer_poll_s` for the games whose person to act is past the
-deadline (one indexed query; `due`) and lets a computer player (`actions.TIMEOUT_LEVEL`) decide
-for that seat (`expire`). That decision goes through `Actions.act` like any other, at the
-version the deadline belongs to, with a `timed_out` event first in its events (the log says
-so). The person's own decision and the time-out both move the room from that version with
-`UPDATE rooms … WHERE version = :v` (the commit, app/store/actions.py BUMP_VERSION), so exactly one of them
-counts, in one process or several (PostgreSQL: each process may try, one commits). After
-`actions.TIMEOUTS_BEFORE_HANDOVER` time-outs of one seat in a row a computer player plays the
-seat until its player takes it back (`DELETE /api/rooms/{code}/seats/{seat}/bot`, or a new
-connection of that seat).
+deadline (one indexed query; `due`) and lets a computer player (`TIMEOUT_LEVEL`,
+actions/timeouts.py) decide for that seat (`expire`, through the decider: decide.py). That
+decision goes through `Actions.act` like any other, at the version the deadline belongs to,
+with a `timed_out` event first in its events (the log says so). The person's own decision and
+the time-out both move the room from that version with `UPDATE rooms … WHERE version = :v`
+(the commit, app/store/actions.py BUMP_VERSION), so exactly one of them counts, in one process
+or several (PostgreSQL: each process may try, one commits). After `TIMEOUTS_BEFORE_HANDOVER`
+time-outs of one seat in a row a computer player plays the seat until its player takes it back
+(`DELETE /api/rooms/{code}/seats/{seat}/bot`, or a new connection of that seat).
 
-Time while no server ran does not count (app/live/downtime.py): every process stamps
+Time while no server ran does not count (app/live/computer/downtime.py): every process stamps
 "a server was alive at" every few seconds, and a process that starts after nobody was alive for
 longer than a few seconds moves every running decision's start and deadline on by the gap, once
 (`settle`: before the app serves, and before this loop looks for anything due).
@@ -28,37 +28,33 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
-import secrets
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-import engine
-
-from ..config import Settings
-from ..models import Room, Seat, utcnow
-from .actions import TIMEOUT_LEVEL, Actions
-from .bots import BotDriver
+from ...config import Settings
+from ...models import Room, Seat, utcnow
+from ..actions.path import Actions
+from ..actions.timeouts import TIMEOUT_LEVEL
+from ..outages import OutageLog
+from ..room.lock import RoomGone, Tables
+from ..sockets.frames import bot_action_id
+from .decide import Decider
 from .downtime import Downtime
-from .messages import bot_action_id
-from .outages import OutageLog
-from .tables import RoomGone, Tables
 
 log = logging.getLogger("osaka.timers")
-FALLBACK_TRIES = 3  # random legal actions tried when the computer player's choice is refused
 
 
 class TurnTimers:
     """The time-outs of this process's share of the rooms (see the module docstring)."""
 
     def __init__(self, settings: Settings, sessions: async_sessionmaker[AsyncSession], tables: Tables,
-                 actions: Actions, bots: BotDriver):
+                 actions: Actions, decider: Decider):
         self.settings = settings
         self.sessions = sessions
         self.tables = tables
         self.actions = actions
-        self.bots = bots
+        self.decider = decider
         self._busy: set[str] = set()      # rooms whose time-out is being decided here
         self._tasks: set[asyncio.Task] = set()
         self.fired = 0                    # time-outs this process applied
@@ -133,13 +129,15 @@ class TurnTimers:
             self._busy.discard(code)
 
     async def expire(self, code: str, version: int, seat: int) -> bool:
-        """`seat`'s decision at `version` timed out: a computer player decides for it (in a
-        worker process, as bots.py does), then `submit`. True when that decision counted;
-        False when the person (or another process's time-out) was first, or it is not due."""
+        """`seat`'s decision at `version` timed out: a computer player decides for it
+        (`Decider.decide`, as for the computer players' own seats), submitted by `submit`. True
+        when that decision counted; False when the person (or another process's time-out) was
+        first, or it is not due."""
         try:
             async with self.tables.hold(code) as held:
-                room = await held.read_room()
-                table = held.table
+                news = await held.sync()
+                held.publish(news)
+                room, table = news.room, held.table
                 if (room is None or room.status != "playing" or table.version != version
                         or table.state is None or table.state.to_act != seat
                         or seat in (table.bot_levels or {})
@@ -148,23 +146,9 @@ class TurnTimers:
                 view, history, state = table.view(seat), table.history(seat), table.state
         except RoomGone:
             return False
-        seed = secrets.randbits(32)
-        try:
-            action = await self.bots.choose(view, TIMEOUT_LEVEL, history, seed)
-        except Exception:
-            log.exception("the computer player failed at a time-out (room %s); a random legal action", code)
-            action = None
-        if action is not None and await self.submit(code, version, seat, action):
-            return True
-        legal = engine.legal_actions(state, seat)
-        rng = random.Random(seed)
-        for _ in range(min(FALLBACK_TRIES, len(legal))):
-            table = self.tables.get(code)
-            if table is None or table.version != version:
-                return False
-            if await self.submit(code, version, seat, rng.choice(legal).to_json()):
-                return True
-        return False
+        applied = await self.decider.decide(code, seat, version, TIMEOUT_LEVEL, view, history, state,
+                                            lambda action: self.submit(code, version, seat, action))
+        return applied is True
 
     async def submit(self, code: str, version: int, seat: int, action: dict) -> bool:
         """The time-out's decision `action` for `seat` at `version` through the action path

@@ -1,9 +1,9 @@
 """The in-memory cache of one room's game, loaded from the database (snapshot + action log).
 
-The database is the truth: before each action the table catches up with any actions another
-process committed (`Table.sync`) by reading the room's stored snapshot and the new log rows
-(app/store/games.py). Nothing is replayed through the engine: a table holds exactly what was
-committed, whichever process or release committed it.
+No I/O here: the database is the truth, and the table is brought up to date with what any
+process committed by `Held.sync` (held.py), from the room's stored snapshot and the new log
+rows (app/store/games.py). Nothing is replayed through the engine: a table holds exactly what
+was committed, whichever process or release committed it.
 """
 from __future__ import annotations
 
@@ -12,12 +12,10 @@ import logging
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
 import engine
 
-from ..models import Room, utcnow
-from ..store import games as store
+from ...models import utcnow
+from ...store import games as store
 
 log = logging.getLogger("osaka.table")
 
@@ -48,7 +46,7 @@ class Table:
         # (`Connection.holds`; docs/protocol.md "Who holds a seat").
         self.holders: dict[int, str] | None = None
         self.actors: list[int] = []          # actors[v - 1] = the seat of action v
-        # The turn clock (app/live/timers.py), as last committed: the host's seconds per decision
+        # The turn clock (app/live/computer/timers.py), as last committed: the host's seconds per decision
         # (None = no timer; known with `bot_levels`), when the current decision began, its deadline.
         self.turn_limit_s: int | None = None
         self.turn_at: datetime | None = None
@@ -89,7 +87,7 @@ class Table:
 
     def timeouts_in_a_row(self, seat: int) -> int:
         """How many of `seat`'s latest decisions in a row were made for it at a time-out (their
-        events begin with `timed_out`, app/live/timers.py), counting back to its last own one."""
+        events begin with `timed_out`, app/live/computer/timers.py), counting back to its last own one."""
         count = 0
         for actor, events in zip(reversed(self.actors), reversed(self.events)):
             if actor != seat:
@@ -109,57 +107,10 @@ class Table:
         lock since the last `forget_seats`)."""
         return self.bot_levels is not None and self.holders is not None
 
-    async def sync(self, session: AsyncSession, room: Room) -> list[tuple[int, list[dict]]]:
-        """Catch up with the database: load the stored snapshot when the game moved on.
-
-        `room` is the room row as read now (a `Room` or any row with `seed` and `version`); when
-        it is at the table's version nothing is read. Otherwise the snapshot (seed, version,
-        state: one statement) and the log rows after the table's version up to the snapshot's
-        are read, so state, events and `action_ids` all stand at the snapshot's version.
-
-        Returns the (version, events) of the actions loaded now (committed elsewhere, or the
-        whole game on the first load). Raises RuntimeError when the stored log has a gap."""
-        same_game = self.state is not None and self.seed == room.seed
-        if same_game and room.version == self.version:
-            self.note_clock(room)
-        if room.seed is None or (same_game and room.version <= self.version):
-            # Equal: nothing new. Lower: `room` was read before our last commit (the log only grows).
-            if room.seed is None:
-                self._reset(None)
-            return []
-        snap = await store.read_snapshot(session, self.room_id)
-        if snap is None or snap.seed is None:
-            self._reset(None)
-            return []
-        if snap.state is None:
-            raise RuntimeError(f"room {self.code}: the game has no stored state")
-        if not (self.state is not None and self.seed == snap.seed):
-            self._reset(snap.seed)
-        if self.state is not None and snap.version <= self.version:
-            return []
-        return self._load(snap, await store.read_log(session, self.room_id, self.version, snap.version))
-
-    def advance(self, snap: Any, rows: list) -> list[tuple[int, list[dict]]]:
-        """Catch up with a snapshot and log rows read elsewhere (several rooms in one read,
-        app/live/remote.py), under the room's lock; the table may have moved since they were read.
-
-        `snap`: the room's (seed, version, state, turn_at, deadline_at) as read then, of the game
-        this table holds (the caller checks `seed`); `rows`: its log rows (version, seat,
-        action_id, events) in order, from at most the table's version + 1 up to `snap.version`.
-        Like `sync`: nothing happens when the table is at or past `snap.version` (the clock is
-        taken when at it). → the (version, events) loaded now. Raises RuntimeError when the
-        rows do not cover every version after the table's up to the snapshot's."""
-        if snap.version <= self.version:
-            if snap.version == self.version:
-                self.note_clock(snap)
-            return []
-        rows = [r for r in rows if r.version > self.version]
-        store.check_log(self.room_id, rows, self.version, snap.version)
-        return self._load(snap, rows)
-
-    def _load(self, snap: Any, rows: list) -> list[tuple[int, list[dict]]]:
-        """Append the log rows (checked: the versions after the table's up to the snapshot's)
-        and take the snapshot's state and clock."""
+    def load(self, snap: Any, rows: list) -> list[tuple[int, list[dict]]]:
+        """Append the log rows (checked by the caller: the versions after the table's up to the
+        snapshot's) and take the snapshot's state and clock (`Held.sync`). → the (version,
+        events) loaded."""
         caught = []
         for row in rows:
             self.events.append(row.events)
@@ -170,7 +121,7 @@ class Table:
         self.note_clock(snap)
         return caught
 
-    def _reset(self, seed: int | None) -> None:
+    def reset(self, seed: int | None) -> None:
         """Forget the game (another one, or none yet)."""
         self.state, self.version, self.events, self.seed = None, 0, [], seed
         self.action_ids = set()

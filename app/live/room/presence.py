@@ -14,15 +14,15 @@ from datetime import datetime
 from sqlalchemy import bindparam, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from .. import rooms as R
-from ..models import Room, Seat, unlocked, utcnow
-from .broadcast import Broadcaster
-from .chat import Chat
-from .events import Events, PresenceChanged
-from .hub import Connection, Hub
-from .lobby import LobbyFeed
+from ... import rooms as R
+from ...models import Room, Seat, unlocked, utcnow
+from ..chat import Chat
+from ..events import Events, PresenceChanged
+from ..lobby import LobbyFeed
+from ..sockets.connection import Connection, Hub
+from .lock import Tables
+from .publish import Update
 from .table import Table
-from .tables import Tables
 
 log = logging.getLogger("osaka.live")
 _ROOMS = Room.__table__
@@ -43,11 +43,9 @@ class SeatChangedHands(Exception):
 class Presence:
     """Arrivals and departures of room connections in this process."""
 
-    def __init__(self, hub: Hub, tables: Tables, broadcaster: Broadcaster, lobby: LobbyFeed, events: Events,
-                 chat: Chat | None = None):
+    def __init__(self, hub: Hub, tables: Tables, lobby: LobbyFeed, events: Events, chat: Chat | None = None):
         self.hub = hub
         self.tables = tables
-        self.broadcaster = broadcaster
         self.lobby = lobby
         self.events = events
         self.chat = chat
@@ -77,17 +75,15 @@ class Presence:
             now = (await held.session.execute(_ROOM_NOW, {"room_id": room.id})).first()
             if now is None:  # deleted meanwhile (an idle waiting room)
                 return False
-            await held.catch_up(now)
-            await held.know_seats()  # the action path then needs no read (actions.py)
+            held.publish(await held.sync(now))  # what was committed elsewhere, to the others
+            await held.know_seats()  # the action path then needs no read (actions/path.py)
             seat_arrived = conn.seat is not None and conn.seat not in self.hub.connected_seats(code)
             self.hub.add(conn)
-            if seat_arrived or took_back:
-                await self.broadcaster.broadcast_room(held.session, code)  # presence changed: tell everyone
+            if seat_arrived or took_back:  # presence changed: the summary to everyone
+                held.publish(await held.sync(), summary=True)
+                held.publish(Update(), game="history", to=[conn])
             else:  # a spectator or another tab: only this connection needs the summary
-                conn.send({"type": "room", "room": {**self.broadcaster.summary(room, conn.seat),
-                                                    "status": now.status, "version": now.version,
-                                                    "url": R.room_url(code, conn.root)}})
-            self.broadcaster.send_sync(conn, table)
+                held.publish(Update(room, now=now), summary=True, game="history", to=[conn])
             if self.chat is not None:
                 await self.chat.send_history(held.session, conn, room.id)
         if (seat_arrived or not was_busy) and conn.lobby_relevant:  # the lobby counts people present
@@ -120,7 +116,8 @@ class Presence:
             table = self.tables.get(code)
             if seat_gone and table is not None:
                 async with self.tables.hold(table) as held:
-                    await self.broadcaster.broadcast_room(held.session, code)
+                    if held.watched():  # the summary as committed now, to the room's other connections
+                        held.publish(await held.sync(), summary=True)
             if (room_idle or seat_gone) and conn.lobby_relevant:
                 self.lobby.mark_dirty()
             if seat_gone:

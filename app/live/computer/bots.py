@@ -1,81 +1,47 @@
-"""The computer-player driver: when a bot seat must decide, ask `bots.choose_action` in a
-worker process (never on the event loop), then submit the answer through the same path as a
-human's action (`Actions.act`: version check, engine, commit, broadcast).
+"""The computer-player driver: when a bot seat must decide, the decider (decide.py) chooses in a
+worker process and submits through the same path as a human's action (`Actions.act`: version
+check, engine, commit, broadcast).
 
 It reacts to events (events.py): `ActionApplied` in a room with computer players and
 `RoomChanged` of a game in play wake the room's bot task (`kick`).
-
-A bot only ever receives `engine.player_view` output and the events visible to its seat.
 """
 from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
-import os
-import random
-import secrets
-import threading
-import time
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import engine
 
-from ..config import Settings
-from ..db import database_unavailable
-from ..logs import action_kind
-from ..models import Room, Seat
-from .actions import Actions, NotABotSeat
-from .events import ActionApplied, PresenceChanged, RoomChanged
-from .messages import bot_action_id
-from .tables import RoomGone, Tables
+from ...config import Settings
+from ...db import database_unavailable
+from ...models import Room, Seat
+from ..actions.path import Actions, NotABotSeat
+from ..events import ActionApplied, PresenceChanged, RoomChanged
+from ..room.lock import RoomGone, Tables
+from ..sockets.frames import bot_action_id
+from .decide import Decider
 
 log = logging.getLogger("osaka.bots")
 RESUME_POLL_S = 0.05  # BotDriver.resume: how often it looks for a free slot
 UNAVAILABLE_RETRY_S = 1.0        # a bot turn the database refused is tried again after this,
 UNAVAILABLE_RETRY_MAX_S = 15.0   # ... doubling up to this
-FALLBACK_TRIES = 3  # random legal actions tried after a refused choice, before giving up the turn
-
-
-PARENT_CHECK_S = 1.0  # how often a worker process checks that the server is still alive
-
-
-def watch_parent(parent_pid: int, interval_s: float = PARENT_CHECK_S) -> None:
-    """Worker initializer: a daemon thread that ends this worker process (`os._exit(0)`) once
-    its parent, the server (`parent_pid`), is gone, checked every `interval_s` seconds.
-
-    A server killed with SIGKILL cannot stop its pool; without this its workers (and then
-    multiprocessing's resource tracker, which exits when they do) would live on as orphans."""
-    def watch() -> None:
-        while True:
-            time.sleep(interval_s)
-            if os.getppid() != parent_pid:
-                os._exit(0)
-    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
-
-
-def choose_in_worker(view: dict, level: str, history: list[dict], seed: int, budget_s: float) -> dict:
-    """Runs in a worker process: import the bots package lazily and ask it for an action JSON."""
-    import bots  # noqa: PLC0415 - lazy on purpose: the bots package is optional at import time
-    return bots.choose_action(view, level, history=history, seed=seed, time_budget_s=budget_s)
 
 
 class BotDriver:
     """One task per room at most, playing every consecutive bot decision of that room."""
 
     def __init__(self, settings: Settings, sessions: async_sessionmaker[AsyncSession], tables: Tables,
-                 actions: Actions):
+                 actions: Actions, decider: Decider):
         self.settings = settings
         self.sessions = sessions
         self.tables = tables
         self.actions = actions
+        self.decider = decider
         self._tasks: dict[str, asyncio.Task] = {}
         self._pending: set[str] = set()
-        self._pool: ProcessPoolExecutor | None = None
         self._resuming: dict[str, None] = {}  # rooms still to kick after a restart (`resume`), in order
         self._resumer: asyncio.Task | None = None
 
@@ -160,13 +126,6 @@ class BotDriver:
         finally:
             self._tasks.pop(code, None)
 
-    def _executor(self) -> ProcessPoolExecutor:
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=self.settings.bot_workers,
-                                             mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=watch_parent, initargs=(os.getpid(),))
-        return self._pool
-
     async def _one_turn(self, code: str) -> bool:
         """Play one bot decision if it is a bot's; True if something was submitted."""
         seen = await self._whose_turn(code)
@@ -181,43 +140,16 @@ class BotDriver:
             view = table.view(seat)
             history = table.history(seat)
             state = table.state
-        seed = secrets.randbits(32)
+        # Every submission has a fresh id. A decision that is not applied (refused, or in theory a
+        # duplicate) and did not move the game is no progress: the decider gives up after its
+        # fallbacks (False) and the driver stops until the next kick, so it never spins on a refusal.
         try:
-            action = await self._choose(view, level, history, seed)
-        except Exception:
-            log.exception("bots.choose_action failed (room %s, seat %s); playing a random legal action",
-                          code, seat)
-            action = None
-        # Every submission has a fresh id. An action that is not applied (refused, or in theory a
-        # duplicate) and did not move the game is no progress: after FALLBACK_TRIES random legal
-        # actions the turn is given up (False) and the driver stops until the next kick, so it
-        # never spins on a refusal.
-        try:
-            return await self._submit(code, table, seat, level, version, state, action, seed)
+            applied = await self.decider.decide(
+                code, seat, version, level, view, history, state,
+                lambda action: self.actions.act(code, seat, bot_action_id(), version, action, bot_level=level))
         except NotABotSeat:  # its player took the seat back meanwhile (logged once by `act`)
             return False
-
-    async def _submit(self, code: str, table, seat: int, level: str, version: int, state,
-                      action: dict | None, seed: int) -> bool:
-        """Submit the chosen action, else (refused, or no choice) up to FALLBACK_TRIES random
-        legal ones; True when one was applied or the game moved on meanwhile."""
-        if action is not None:
-            if await self.actions.act(code, seat, bot_action_id(), version, action, bot_level=level):
-                return True
-            if table.version != version:
-                return True
-            log.warning("bot action %s refused in room %s; playing a random legal action",
-                        action_kind(action), code)  # its type only: the payload shows a hand
-        legal = engine.legal_actions(state, seat)
-        rng = random.Random(seed)
-        for _ in range(min(FALLBACK_TRIES, len(legal))):
-            fallback = rng.choice(legal).to_json()
-            if await self.actions.act(code, seat, bot_action_id(), version, fallback, bot_level=level):
-                return True
-            if table.version != version:
-                return True
-        log.warning("no bot action was applied in room %s (seat %s); waiting for a change", code, seat)
-        return False
+        return applied is not False  # applied, or the game moved on meanwhile: look again
 
     async def _whose_turn(self, code: str):
         """Under the room lock, with the table caught up: (table, seat, bot level, version) when
@@ -227,7 +159,9 @@ class BotDriver:
             async with self.tables.hold(code) as held:
                 table = held.table
                 if self.actions.fanout.shared or table.state is None or table.bot_levels is None:
-                    room = await held.read_room()   # notes the seats' computer players
+                    news = await held.sync()   # notes the seats' computer players
+                    held.publish(news)
+                    room = news.room
                     if room is None or room.status != "playing":
                         return None
                 if table.state is None or engine.is_over(table.state):
@@ -238,30 +172,9 @@ class BotDriver:
         except RoomGone:
             return None
 
-    async def choose(self, view: dict, level: str, history: list[dict], seed: int) -> dict:
-        """A computer player's action JSON for `view` (a seat's player view) and `history` (the
-        events it may see), decided in a worker process (the turn timers use it too)."""
-        return await self._choose(view, level, history, seed)
-
-    async def _choose(self, view: dict, level: str, history: list[dict], seed: int) -> dict:
-        """Ask a worker process; a pool whose worker died is replaced once and asked again."""
-        loop = asyncio.get_running_loop()
-        args = (choose_in_worker, view, level, history, seed, self.settings.bot_time_budget_s)
-        try:
-            return await loop.run_in_executor(self._executor(), *args)
-        except BrokenProcessPool:
-            log.warning("a bot worker process died; starting a new pool")
-            broken, self._pool = self._pool, None
-            if broken is not None:
-                broken.shutdown(wait=False, cancel_futures=True)
-            return await loop.run_in_executor(self._executor(), *args)
-
     def shutdown(self) -> None:
-        """Cancel bot tasks and stop the worker processes."""
+        """Cancel the bot tasks (the worker processes are the decider's: `Decider.shutdown`)."""
         if self._resumer is not None:
             self._resumer.cancel()
         for task in self._tasks.values():
             task.cancel()
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None

@@ -1,11 +1,14 @@
-"""Admission of room WebSockets: bounded work per seat, per client address and per room.
+"""The handshake of a room WebSocket, before the room is read: who may connect now, which seat
+token it carries, whether a seat cookie may be used (same origin), how a refused socket is
+answered.
 
-A client that opens and closes sockets in a loop must not grow the server's memory or delay
-the other players. `AdmissionGate`, the outermost ASGI middleware, refuses a room
-WebSocket over the limits before anything else runs (no routing, no database, no room lock,
-not even an access-log line: `Admission` logs a count of refusals at most every
-`REFUSAL_LOG_S` seconds instead). `Admission.admit` counts the socket against two rate limits
-(app/ratelimit.py: the `limits` library, fixed windows, counted in this process):
+Admission: a client that opens and closes sockets in a loop must not grow the server's memory
+or delay the other players. `AdmissionGate`, the outermost ASGI middleware (but for
+app/prefix.py's `Forwarded`), refuses a room WebSocket over the limits before anything else
+runs (no routing, no database, no room lock, not even an access-log line: `Admission` logs a
+count of refusals at most every `REFUSAL_LOG_S` seconds instead). `Admission.admit` counts the
+socket against two rate limits (app/ratelimit.py: the `limits` library, fixed windows, counted
+in this process):
 
 - per seat, keyed by the sha256 of the seat token: `CONNECT_SEAT_LIMIT`;
 - per client address (`address_key`: an IPv6 address by its /64), every room socket:
@@ -23,21 +26,54 @@ import hashlib
 import logging
 import time
 from collections.abc import Iterator
+from urllib.parse import urlsplit
 
-from starlette.websockets import WebSocket
+from starlette.websockets import WebSocket, WebSocketState
 
-from ..logs import log_event
-from ..prefix import route_path
-from ..ratelimit import Limiter, address_key
-from ..refusals import Refusal
-from ..security import normalize_code
-from .handshake import refuse_socket, token_of
+from ...logs import log_event
+from ...prefix import route_path
+from ...ratelimit import Limiter, address_key
+from ...refusals import Refusal
+from ...security import cookie_name, normalize_code
+from .connection import dumps
 
 REFUSED_CLOSE_CODE = 4429          # "too many connections": private range, like HTTP 429
 REFUSAL_LOG_S = 10.0               # refusals are logged as one count per this many seconds
 ROOM_SOCKET_PREFIX = "/ws/rooms/"
 MAX_ARRIVALS_WAITING = 16          # new connections of one room waiting for its lock at once
 log = logging.getLogger("osaka.live")
+
+
+def token_of(ws: WebSocket, code: str | None) -> tuple[str | None, bool]:
+    """(token, came_from_cookie): the Bearer header wins over the room's cookie."""
+    auth = ws.headers.get("authorization", "")
+    if auth[:7].lower() == "bearer ":
+        return auth[7:].strip() or None, False
+    if code is not None:
+        token = ws.cookies.get(cookie_name(code))
+        if token:
+            return token, True
+    return None, False
+
+
+def same_origin(ws: WebSocket) -> bool:
+    """A browser's handshake from another site must not ride on the seat cookie."""
+    origin = ws.headers.get("origin")
+    if not origin:
+        return True
+    return urlsplit(origin).netloc.lower() == ws.headers.get("host", "").lower()
+
+
+async def refuse_socket(ws: WebSocket, refusal: Refusal, close_code: int = 1008) -> None:
+    """Accept (if not yet), send the refusal's `error` frame and close with `close_code`
+    (reason: its code)."""
+    try:
+        if ws.application_state == WebSocketState.CONNECTING:
+            await ws.accept()
+        await ws.send_text(dumps(refusal.frame()))
+        await ws.close(close_code, refusal.code)
+    except Exception:
+        pass
 
 
 class Admission:

@@ -1,7 +1,7 @@
 """Group commit: one writer task stores the actions of many rooms in one transaction.
 
 `Committer.commit(pending)` is awaited by the action path while it holds its room's lock (and no
-database session: the room-lock rule, tables.py). The writer takes every action waiting at that
+database session: the room-lock rule, room/lock.py). The writer takes every action waiting at that
 moment (up to `MAX_BATCH`) and hands them to the action store in one call
 (app/store/actions.py `ActionStore.store`: one transaction, each room's version moved only
 from the version the table was at, the action rows inserted; a batch with a conflict stored
@@ -18,9 +18,9 @@ import asyncio
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from ..store import open_action_store
-from ..store.actions import ActionStore, Pending  # (Pending: for actions.py)
-from .fanout import Fanout
+from ...store import open_action_store
+from ...store.actions import ActionStore, Pending  # (Pending: for path.py)
+from ..fanout.base import Fanout
 
 MAX_BATCH = 256  # actions per transaction at most
 

@@ -1,4 +1,4 @@
-"""Changes heard from other server processes (PostgreSQL, pg_fanout.py): catch the room's table
+"""Changes heard from other server processes (PostgreSQL, postgres.py): catch the room's table
 up from the database (the action log is the truth) and tell this process's connections.
 
 The common case, a room whose game moved and nothing else (kind "g" alone), is caught up for
@@ -15,14 +15,13 @@ import logging
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from ..store import games as store
-from .broadcast import Broadcaster
-from .chat import Chat
-from .hub import Hub
-from .lobby import LobbyFeed
-from .outages import OutageLog
-from .table import Table
-from .tables import RoomGone, RoomLockMisuse, Tables
+from ...store import games as store
+from ..chat import Chat
+from ..lobby import LobbyFeed
+from ..outages import OutageLog
+from ..room.lock import RoomGone, RoomLockMisuse, Tables
+from ..room.table import Table
+from ..sockets.connection import Hub
 
 log = logging.getLogger("osaka.fanout")
 #: At most this many rooms are caught up with one shared read (`catch_up_games`).
@@ -33,14 +32,12 @@ YIELD_EVERY = 10
 
 
 class RemoteChanges:
-    """`on_changes` is the fan-out's callback (`RemoteBatch`, fanout.py)."""
+    """`on_changes` is the fan-out's callback (`RemoteBatch`, base.py)."""
 
-    def __init__(self, db: AsyncEngine, hub: Hub, tables: Tables, broadcaster: Broadcaster, lobby: LobbyFeed,
-                 chat: Chat | None = None):
+    def __init__(self, db: AsyncEngine, hub: Hub, tables: Tables, lobby: LobbyFeed, chat: Chat | None = None):
         self.hub = hub
         self.chat = chat
         self.tables = tables
-        self.broadcaster = broadcaster
         self.lobby = lobby
         self.db = db  # the shared read (catch_up_games) takes a connection of its own
         self._outage = OutageLog(log, "the catch-up with other processes")
@@ -77,9 +74,9 @@ class RemoteChanges:
         table's version (as it was before the read) up to its snapshot's (`store.read_logs`),
         on one connection in autocommit (no BEGIN/COMMIT: both statements only read; the log
         only grows, so rows up to a snapshot's version committed with it are there). The
-        connection is given back before any lock is taken (the room-lock rule, tables.py).
-        Then each room under its lock (`Table.advance`: never a version skipped or applied
-        twice, whatever the table did meanwhile), its connections told. A room whose game
+        connection is given back before any lock is taken (the room-lock rule, room/lock.py).
+        Then each room under its lock (`Held.sync(snapshot=, rows=)`: never a version skipped or
+        applied twice, whatever the table did meanwhile), its connections told. A room whose game
         started or ended, was replaced, or that the rows read do not fit goes through
         `on_change` (its summary and the whole catch-up, read under its lock)."""
         before = {t.room_id: (t.version, t.seed) for t in tables}
@@ -105,8 +102,7 @@ class RemoteChanges:
                     if self.tables.get(table.code) is not table or table.state is None or table.seed != snap.seed:
                         again.append(table.code)
                         continue
-                    caught = table.advance(snap, logs.get(table.room_id, []))
-                    self.broadcaster.tell(held.table, False, caught)
+                    held.publish(await held.sync(snapshot=snap, rows=logs.get(table.room_id, [])))
             except RoomLockMisuse:
                 raise
             except RuntimeError:  # the rows read do not reach the table's version: read it alone
@@ -132,12 +128,11 @@ class RemoteChanges:
                 return
         try:
             async with self.tables.hold(code) as held:
-                room = await held.read_room(catch_up=False)
+                news = await held.sync()
+                room = news.room
                 if room is None:
                     return
-                started, caught = await self.broadcaster.sync(held.session, held.table, room)
-                if started or "r" in kinds or "p" in kinds or (caught and room.status == "over"):
-                    self.broadcaster.send_room(room)
-                self.broadcaster.tell(held.table, started, caught)
+                held.publish(news, summary=news.started or "r" in kinds or "p" in kinds
+                             or (bool(news.caught) and room.status == "over"))
         except RoomGone:
             return

@@ -1,6 +1,6 @@
 """Time while no server ran does not count on the turn clocks.
 
-A decision's deadline is stored (`rooms.deadline_at`, app/live/timers.py), so it survives a
+A decision's deadline is stored (`rooms.deadline_at`, app/live/computer/timers.py), so it survives a
 restart; but without this module the time the servers were down counted against the person to
 act: 30 s timer, SIGTERM 4 s into the decision, 40 s down, and within 5 s of the restart the
 time-out had made the decision for them.
@@ -37,8 +37,8 @@ from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from ..logs import log_event
-from ..models import Room, Seat, ServerClock, utcnow
+from ...logs import log_event
+from ...models import Room, Seat, ServerClock, utcnow
 
 log = logging.getLogger("osaka.timers")
 BEAT_S = 2.0          # how often each process stamps `server_clock.alive_at`

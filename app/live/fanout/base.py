@@ -3,10 +3,10 @@
 `Fanout` is the interface the rest of app/live uses (no caller asks which one it has):
 
 - `LocalFanout`: one process (SQLite, or a single PostgreSQL server) — nothing to tell;
-- `PgFanout` (pg_fanout.py): several `osaka serve` on one PostgreSQL database, over
+- `PgFanout` (postgres.py): several `osaka serve` on one PostgreSQL database, over
   LISTEN/NOTIFY.
 
-The composition root (service.py) picks one from the database URL.
+The composition root (app/live/service.py) picks one from the database URL.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from abc import ABC
 from typing import Awaitable, Callable
 
 #: Called with {room code: kinds} when other processes changed rooms (kinds ⊆ {"g", "r", "p", "c"}),
-#: what was heard since the last call, coalesced per room (app/live/remote.py).
+#: what was heard since the last call, coalesced per room (app/live/fanout/remote.py).
 RemoteBatch = Callable[[dict[str, set[str]]], Awaitable[None]]
 
 
@@ -32,7 +32,7 @@ class Fanout(ABC):
 
     def action_notice(self, code: str) -> str | None:
         """The payload of the notification an action of room `code` sends when it commits
-        (pg_fanout.py; the action store puts it in the storing statement, app/store/postgres.py);
+        (postgres.py; the action store puts it in the storing statement, app/store/postgres.py);
         None when there is nobody to tell."""
         return None
 

@@ -1,10 +1,12 @@
 """The room WebSocket (`/ws/rooms/{code}`) from handshake to close (docs/protocol.md).
 
-Handshake: `Admission` (admission.py) bounds the connections per seat and client address (in
+Handshake: `Admission` (handshake.py) bounds the connections per seat and client address (in
 the ASGI middleware `AdmissionGate`, before this runs) and per room (here); refused:
 `too_many_connections`, close 4429. The seat comes from the Bearer header or the room's cookie
 (never a cross-site cookie: handshake.py); the handshake is accepted only after the room was
-read. Then `Presence.arrive`, then every frame goes to `Actions.on_frame` until the peer leaves.
+read. Then `Presence.arrive`, then every message (`next_message`: frames.py) goes where it
+belongs until the peer leaves: an action to `Actions.act` (the action path), a chat message to
+`Chat.on_frame`.
 """
 from __future__ import annotations
 
@@ -13,19 +15,19 @@ import socket
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from starlette.websockets import WebSocket
 
-from .. import rooms as R
-from ..config import Settings
-from ..db import database_unavailable
-from ..ratelimit import Limiter
-from ..refusals import Refusal
-from ..security import normalize_code
-from .actions import Actions
-from .admission import REFUSED_CLOSE_CODE, Admission
-from .frames import GONE, next_frame
-from .handshake import refuse_socket, same_origin, token_of
-from .hub import FLOOD, Connection, Hub
-from .presence import Presence, SeatChangedHands
-from .tables import Tables
+from ... import rooms as R
+from ...config import Settings
+from ...db import database_unavailable
+from ...ratelimit import Limiter
+from ...refusals import Refusal
+from ...security import normalize_code
+from ..actions.path import Actions
+from ..chat import Chat
+from ..room.lock import Tables
+from ..room.presence import Presence, SeatChangedHands
+from .connection import FLOOD, Connection, Hub
+from .frames import GONE, next_message
+from .handshake import REFUSED_CLOSE_CODE, Admission, refuse_socket, same_origin, token_of
 
 #: This process's host name (a container's, with several replicas): the `X-Osaka-Instance`
 #: header of every accepted room WebSocket, and `instance` in `/healthz` (docs/protocol.md).
@@ -37,13 +39,14 @@ class RoomSockets:
     """Serves room WebSockets: handshake, arrival, the read loop, departure."""
 
     def __init__(self, settings: Settings, sessions: async_sessionmaker[AsyncSession], hub: Hub,
-                 tables: Tables, presence: Presence, actions: Actions):
+                 tables: Tables, presence: Presence, actions: Actions, chat: Chat | None = None):
         self.settings = settings
         self.sessions = sessions
         self.hub = hub
         self.tables = tables
         self.presence = presence
         self.actions = actions
+        self.chat = chat
         self.admission = Admission(settings.connect_seat_limit, settings.connect_address_limit)
         self.flood = Limiter({FLOOD: settings.flood_limit})
 
@@ -55,7 +58,7 @@ class RoomSockets:
             if found is None:
                 return
             room, seat = found
-            with self.admission.arriving(room.code) as admitted:  # bounded: see admission.py
+            with self.admission.arriving(room.code) as admitted:  # bounded: see handshake.py
                 if not admitted:
                     return await refuse_socket(ws, Refusal("too_many_connections", "Too many connections to this "
                                                                 "room at once; try again later."),
@@ -69,12 +72,26 @@ class RoomSockets:
         if conn is None:
             return
         try:
-            while (text := await next_frame(conn)) is not GONE:
-                await self.actions.on_frame(conn, text)
+            while (msg := await next_message(conn)) is not GONE:
+                await self._on_message(conn, msg)
         finally:
             conn.stop_writer()
             self.hub.remove(conn)
             await self.presence.departed(conn)
+
+    async def _on_message(self, conn: Connection, msg: dict) -> None:
+        """One checked message of a room connection: `ping` → `pong`; `chat` → `Chat.on_frame`;
+        `act` → `Actions.act`, the action path (a spectator's is refused: `not_seated`)."""
+        if msg["type"] == "ping":
+            conn.send({"type": "pong"})
+        elif msg["type"] == "chat" and self.chat is not None:
+            await self.chat.on_frame(conn, msg)
+        elif msg["type"] == "chat":
+            conn.send(Refusal("bad_message", "There is no chat here.").frame())
+        elif conn.seat is None:
+            conn.send(Refusal("not_seated", "Spectators cannot act.").frame(msg["id"]))
+        else:
+            await self.actions.act(conn.room, conn.seat, msg["id"], msg["version"], msg["action"], reply=conn)
 
     async def _identify(self, ws: WebSocket, raw_code: str, token: str | None, from_cookie: bool):
         """The room and the caller's seat (None: a spectator) → (room, seat); None when refused."""

@@ -20,10 +20,10 @@ from typing import Any, Callable
 import orjson
 from starlette.websockets import WebSocket
 
-from ..models import utcnow
-from ..prefix import root_of
-from ..ratelimit import Limiter
-from ..ws_protocol import SEND_NOW
+from ...models import utcnow
+from ...prefix import root_of
+from ...ratelimit import Limiter
+from ...ws_protocol import SEND_NOW
 
 log = logging.getLogger("osaka.hub")
 CLOSE_TIMEOUT_S = 5.0
@@ -53,7 +53,7 @@ class Connection:
 
     `seat` and `holder` (the token hash the socket connected with) are the seat's rights as
     this process last knew them: a seat that changes hands takes them away at once
-    (`Hub.unseat`, called by `Broadcaster.unseat_stale` whenever a room's seats are read under
+    (`Hub.unseat`, called by `Publisher.unseat_stale` whenever a room's seats are read under
     its lock), and every frame that needs a seat is checked against the seat as it is then
     (`holds`; docs/protocol.md "Who holds a seat")."""
 

@@ -16,20 +16,20 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from datetime import timedelta
 
 from sqlalchemy import delete, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from ..config import Settings
-from ..models import Room, unlocked, utcnow
-from .bots import BotDriver
-from .fanout import Fanout
-from .hub import Hub
-from .lobby import LobbyFeed
+from ...config import Settings
+from ...models import Room, unlocked, utcnow
+from ..fanout.base import Fanout
+from ..lobby import LobbyFeed
+from ..outages import OutageLog
+from ..sockets.connection import Hub
+from .lock import Tables
 from .presence import Presence
-from .outages import OutageLog
-from .tables import Tables
 
 log = logging.getLogger("osaka.live")
 
@@ -38,7 +38,8 @@ class Cleanup:
     """`once` (one round) and `loop` (every `cleanup_interval_s` seconds)."""
 
     def __init__(self, settings: Settings, sessions: async_sessionmaker[AsyncSession], hub: Hub,
-                 tables: Tables, presence: Presence, lobby: LobbyFeed, bots: BotDriver, fanout: Fanout):
+                 tables: Tables, presence: Presence, lobby: LobbyFeed, bot_rooms: Callable[[], set[str]],
+                 fanout: Fanout):
         self.settings = settings
         self.fanout = fanout  # rooms watched in other processes are not deleted here
         self.sessions = sessions
@@ -46,7 +47,7 @@ class Cleanup:
         self.tables = tables
         self.presence = presence
         self.lobby = lobby
-        self.bots = bots
+        self.bot_rooms = bot_rooms  # rooms a computer player is busy with (their tables are kept)
 
     async def once(self) -> None:
         """Mark rooms with live connections as active, delete long-idle waiting rooms and rooms
@@ -69,7 +70,7 @@ class Cleanup:
             for query in (stale, unused):
                 await session.execute(query.where(Room.code.not_in(watched)) if watched else query)
             await session.commit()
-        self.tables.forget_idle(keep=busy | self.bots.busy_rooms())
+        self.tables.forget_idle(keep=busy | self.bot_rooms())
         for conn in list(self.hub.lobby):
             if conn.closed:
                 self.hub.lobby.discard(conn)

@@ -22,7 +22,7 @@ On a notification, the receiving process syncs that room's table from the databa
 log is the truth: a missed notification only delays a catch-up until the next one) and sends
 the new events/state and room summary to its own connections; room changes also refresh its
 lobby feed. What was heard meanwhile is handed over at once, coalesced per room
-(app/live/remote.py: the rooms whose game alone moved are read together). The listener
+(app/live/fanout/remote.py: the rooms whose game alone moved are read together). The listener
 reconnects with backoff when its connection drops, and then re-syncs every room it has
 connections for. One statement at a time runs on the LISTEN connection (its keepalive or a
 batch of notifications: `_on_listen_connection`), and one that does not end normally closes
@@ -40,9 +40,9 @@ from typing import Callable
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from ..db import describe_error
-from ..store.postgres import CHANNEL
-from .fanout import Fanout, RemoteBatch
+from ...db import describe_error
+from ...store.postgres import CHANNEL
+from .base import Fanout, RemoteBatch
 
 log = logging.getLogger("osaka.fanout")
 KEEPALIVE_S = 10.0        # the listener checks its connection this often

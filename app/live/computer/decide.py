@@ -1,0 +1,129 @@
+"""Deciding for a seat: the one place where a computer player chooses and its choice is submitted,
+for the computer players' own seats (bots.py) and for a person's seat at its deadline (timers.py).
+
+`Decider.decide` asks `bots.choose_action` in a worker process (never on the event loop: the
+worker processes belong here), then hands the action to the caller's `submit` (`Actions.act`,
+the same path as a person's action: version check, engine, commit, fan-out). A choice that
+fails or is refused falls back on up to `FALLBACK_TRIES` random legal actions, unless the game
+moved on meanwhile (another decision counted). A computer player only ever receives
+`engine.player_view` output and the events visible to its seat.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import random
+import secrets
+import threading
+import time
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+import engine
+
+from ...config import Settings
+from ...logs import action_kind
+from ..room.lock import Tables
+
+log = logging.getLogger("osaka.bots")
+FALLBACK_TRIES = 3  # random legal actions tried after a refused choice, before giving up the decision
+PARENT_CHECK_S = 1.0  # how often a worker process checks that the server is still alive
+
+
+def watch_parent(parent_pid: int, interval_s: float = PARENT_CHECK_S) -> None:
+    """Worker initializer: a daemon thread that ends this worker process (`os._exit(0)`) once
+    its parent, the server (`parent_pid`), is gone, checked every `interval_s` seconds.
+
+    A server killed with SIGKILL cannot stop its pool; without this its workers (and then
+    multiprocessing's resource tracker, which exits when they do) would live on as orphans."""
+    def watch() -> None:
+        while True:
+            time.sleep(interval_s)
+            if os.getppid() != parent_pid:
+                os._exit(0)
+    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
+
+
+def choose_in_worker(view: dict, level: str, history: list[dict], seed: int, budget_s: float) -> dict:
+    """Runs in a worker process: import the bots package lazily and ask it for an action JSON."""
+    import bots  # noqa: PLC0415 - lazy on purpose: the bots package is optional at import time
+    return bots.choose_action(view, level, history=history, seed=seed, time_budget_s=budget_s)
+
+
+class Decider:
+    """Chooses for a seat in the worker processes and submits, with the fallback (module docstring)."""
+
+    def __init__(self, settings: Settings, tables: Tables):
+        self.settings = settings
+        self.tables = tables
+        self._pool: ProcessPoolExecutor | None = None
+
+    async def decide(self, code: str, seat: int, version: int, level: str, view: dict, history: list[dict],
+                     state: Any, submit: Callable[[dict], Awaitable[bool]]) -> bool | None:
+        """Decide for `seat` of room `code` at `version`: the computer player of `level` chooses
+        from `view` and `history` (what that seat may see, taken under the room's lock with
+        `state`, the game then), and `submit(action)` tries it (True when applied; every
+        submission gets a fresh id). Refused, or no choice (the worker failed): up to
+        FALLBACK_TRIES random legal actions of `state`. → True when one was applied, None when
+        the game moved on meanwhile (another decision counted), False when none was applied (the
+        caller stops until something changes: it never spins on a refusal). What `submit`
+        raises (`NotABotSeat`) goes to the caller."""
+        seed = secrets.randbits(32)
+        try:
+            action = await self.choose(view, level, history, seed)
+        except Exception:
+            log.exception("bots.choose_action failed (room %s, seat %s); playing a random legal action", code, seat)
+            action = None
+        if action is not None:
+            if await submit(action):
+                return True
+            if self._moved(code, version):
+                return None
+            log.warning("the computer player's %s in room %s (seat %s) was refused; playing a random legal action",
+                        action_kind(action), code, seat)  # its type only: the payload shows a hand
+        legal = engine.legal_actions(state, seat)
+        rng = random.Random(seed)
+        for _ in range(min(FALLBACK_TRIES, len(legal))):
+            if await submit(rng.choice(legal).to_json()):
+                return True
+            if self._moved(code, version):
+                return None
+        log.warning("no decision was applied in room %s (seat %s); waiting for a change", code, seat)
+        return False
+
+    def _moved(self, code: str, version: int) -> bool:
+        """The room's game is no longer at `version` here (or its table is gone)."""
+        table = self.tables.get(code)
+        return table is None or table.version != version
+
+    async def choose(self, view: dict, level: str, history: list[dict], seed: int) -> dict:
+        """A computer player's action JSON for `view` (a seat's player view) and `history` (the
+        events it may see), decided in a worker process; a pool whose worker died is replaced
+        once and asked again."""
+        loop = asyncio.get_running_loop()
+        args = (choose_in_worker, view, level, history, seed, self.settings.bot_time_budget_s)
+        try:
+            return await loop.run_in_executor(self._executor(), *args)
+        except BrokenProcessPool:
+            log.warning("a bot worker process died; starting a new pool")
+            broken, self._pool = self._pool, None
+            if broken is not None:
+                broken.shutdown(wait=False, cancel_futures=True)
+            return await loop.run_in_executor(self._executor(), *args)
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(max_workers=self.settings.bot_workers,
+                                             mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=watch_parent, initargs=(os.getpid(),))
+        return self._pool
+
+    def shutdown(self) -> None:
+        """Stop the worker processes (a later `choose` starts new ones)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None

@@ -1,0 +1,79 @@
+"""Deciding for a seat is written once (app/live decider): the computer players and the turn
+timers share it, the worker processes are its own, and a refused choice falls back on a random
+legal action in one place. Statically (every module of app/live) and with a real worker
+process, the real action path and SQLite in process."""
+from __future__ import annotations
+
+import ast
+import asyncio
+import uuid
+from pathlib import Path
+
+import engine
+from inprocess import running
+from test_import_graph import imports_of, modules
+from test_timers import started_room
+
+LIVE = Path(__file__).resolve().parents[2] / "app" / "live"
+
+
+def _live_modules() -> dict[str, tuple[Path, ast.AST]]:
+    return {name: (path, ast.parse(path.read_text())) for name, path in modules().items()
+            if name.startswith("app.live")}
+
+
+def _defining(cls: str) -> str:
+    """The app.live module that defines class `cls`."""
+    found = [name for name, (_, tree) in _live_modules().items()
+             if any(isinstance(n, ast.ClassDef) and n.name == cls for n in tree.body)]
+    assert len(found) == 1, (cls, found)
+    return found[0]
+
+
+def _calling(func: str) -> set[str]:
+    """The app.live modules that call `func` (as `func(…)` or `x.func(…)`)."""
+    out = set()
+    for name, (_, tree) in _live_modules().items():
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call):
+                f = node.func
+                if (isinstance(f, ast.Name) and f.id == func) or (isinstance(f, ast.Attribute) and f.attr == func):
+                    out.add(name)
+    return out
+
+
+def test_the_decision_for_a_seat_is_written_once():
+    decider = _defining("Decider")
+    assert _calling("legal_actions") == {decider}        # the fallback
+    assert _calling("ProcessPoolExecutor") == {decider}  # the worker processes
+    mods = modules()
+    timers, bots = _defining("TurnTimers"), _defining("BotDriver")
+    uses = imports_of(timers, mods[timers], set(mods))
+    assert decider in uses and bots not in uses          # the turn timers borrow nothing of the bots
+    assert decider in imports_of(bots, mods[bots], set(mods))
+
+
+def test_a_refused_choice_falls_back_on_a_random_legal_action_unless_the_game_moved(settings):
+    async def scenario():
+        async with running(settings) as (live, http):
+            code, _ = await started_room(http, 2, None)
+            async with live.tables.hold(code) as held:
+                held.publish(await held.sync())
+                table = held.table
+                seat, version = table.state.to_act, table.version
+                view, history, state = table.view(seat), table.history(seat), table.state
+            tried: list[dict] = []
+
+            async def submit(action: dict) -> bool:
+                tried.append(action)
+                if len(tried) == 1:
+                    return False  # the computer player's own choice is refused
+                return await live.act(code, seat, uuid.uuid4().hex, version, action)
+
+            assert await live.decider.decide(code, seat, version, "easy", view, history, state, submit) is True
+            assert len(tried) == 2 and tried[1] in [a.to_json() for a in engine.legal_actions(state, seat)]
+            assert live.tables.get(code).version == version + 1
+            tried.clear()  # the same decision again: refused, and the game has moved on since
+            assert await live.decider.decide(code, seat, version, "easy", view, history, state, submit) is None
+            assert len(tried) == 1
+    asyncio.run(scenario())
