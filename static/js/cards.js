@@ -70,9 +70,12 @@ export function cardEl(id, opts = {}) {
 }
 
 /** A player's Reservation piece: their player colour (fill and ring) and their table-unique
- *  marker (initial, "⚙" for a computer player, or the seat number). Named by its card. */
+ *  marker (initial, "⚙" for a computer player, or the seat number), drawn by CSS from
+ *  `data-m`: a picture on the card, not part of its text (the card's name says "reserved by
+ *  NAME", and a name must contain a control's visible text, WCAG 2.5.3). */
 export function pieceEl(p) {
-  return h("span", { class: "piece pc-" + p.pcolor + (p.bot ? " bot" : ""), "aria-hidden": "true" }, p.initial);
+  return h("span", { class: "piece pc-" + p.pcolor + (p.bot ? " bot" : ""), "data-m": p.initial,
+    "aria-hidden": "true" });
 }
 
 /** A goods colour chip for a sentence: "◆ red" on its own colour (never the text's colour). */
