@@ -6,6 +6,7 @@ import { h, render } from "../vendor/preact.js";
 import { t, tn, listParts } from "./i18n.js";
 import { COLORS, SYMBOL, cardEl, cardColor, cardIcons, cardText, colorChip, cardChip } from "./cards.js";
 import { actBtn } from "./bar.js";
+import { ringFocus } from "./keys.js";
 
 /** The key of the dialog this seat must answer now ("token_draft:12"), or null. */
 export function dialogKey(ctx) {
@@ -123,7 +124,7 @@ export function wireDialog(ctx, dlg) {
     const put = ctx.dismissed && ctx.dismissed === dialogKey(ctx);
     const target = put ? document.getElementById("btn-decide")
       : back && back.isConnected && back.getClientRects().length ? back : document.querySelector("#actionbar button");
-    if (target && (put || !a || a === document.body)) target.focus();
+    if (target && (put || !a || a === document.body)) ringFocus(target);
   });
   ctx.openDialog = () => { ctx.dismissed = null; ctx.redraw(); };
 }
