@@ -50,32 +50,44 @@ function insureWhy(ctx, sinking, icons, chosen) {
   return { why: null };
 }
 
+/** The running total of one colour at risk: "▲ 1 insurance icon for 2 goods to save" (red
+ *  while the icons do not cover the goods, green once they do). */
+function tallyLine(c, icons, chosen) {
+  const cls = chosen > icons ? "bad" : chosen > 0 ? "ok" : "";
+  return h("span", { key: c, class: cls, "data-color": c }, tn("insure.tally", { sym: colorChip(c, false),
+    icons: t("insure.n_icons", { n: icons }), goods: t("insure.n_goods", { n: chosen }) }));
+}
+
 function insureView(ctx) {
   const me = ctx.view.players[ctx.seat];
   const sinking = ctx.view.sinking || [];
   const atRisk = me.goods.filter((g) => !g.insured && sinking.includes(cardColor(g.card))).map((g) => g.card);
-  const handCards = (me.hand || []).filter((id) => sinking.includes(cardColor(id)) && cardIcons(id) > 0);
+  const risky = sinking.filter((c) => atRisk.some((id) => cardColor(id) === c));
+  // Only hand cards that can save something: of a colour with goods at risk, with icons (R-pay-6).
+  const handCards = (me.hand || []).filter((id) => risky.includes(cardColor(id)) && cardIcons(id) > 0);
   const { icons, chosen } = insureCounts(ctx, sinking);
   const w = insureWhy(ctx, sinking, icons, chosen);
   const toggle = (set, id) => () => { set.has(id) ? set.delete(id) : set.add(id); ctx.redraw(); };
-  const pick = (set) => (id) => cardEl(id, { button: true, pick: true, selected: set.has(id), onclick: toggle(set,
-    id) });
+  // The goods are drawn without insurance icons: only the icons of the discarded hand cards count.
+  const pick = (set, plain) => (id) => cardEl(id, { button: true, pick: true, plain, selected: set.has(id),
+    onclick: toggle(set, id) });
   const anySel = ctx.sel.goods.size > 0 || ctx.sel.discard.size > 0;
   const busy = ctx.pending ? t("table.sending") : null;
+  const ships = h("span", null, listParts(sinking.map((c) => colorChip(c))));
   return [
     h("h2", { id: "dlg-h", key: "h" }, t("insure.title")),
-    h("p", { key: "s" }, tn("insure.sinking", { ships: h("span", null, listParts(sinking.map((c) => colorChip(c)))) })),
+    h("p", { key: "s" }, tn("insure.sinking", { ships, n: sinking.length })),
     h("h3", { id: "insure-goods-h", key: "gh" }, t("insure.save")),
     h("p", { class: "muted small-p", key: "gp" }, t("insure.save_hint")),
     h("div", { class: "cards pick-row", id: "insure-goods", role: "group", "aria-labelledby": "insure-goods-h",
-      key: "g" }, atRisk.map(pick(ctx.sel.goods))),
+      key: "g" }, atRisk.map(pick(ctx.sel.goods, true))),
     h("h3", { id: "insure-hand-h", key: "hh" }, t("insure.discard")),
-    h("div", { class: "cards pick-row", id: "insure-hand", role: "group", "aria-labelledby": "insure-hand-h",
-      key: "hc" },
-      handCards.length ? handCards.map(pick(ctx.sel.discard)) : h("span", { class: "muted" }, t("table.nothing"))),
+    h("div", { class: "cards pick-row ins-hand", id: "insure-hand", role: "group",
+      "aria-labelledby": "insure-hand-h", key: "hc" },
+      handCards.length ? handCards.map(pick(ctx.sel.discard, false)) : h("span", { class: "muted" },
+        t("table.nothing"))),
     anySel ? h("p", { class: "icons-left", id: "insure-count", key: "n", "aria-live": "polite" },
-      sinking.map((c) => h("span", { key: c, class: chosen[c] > icons[c] ? "bad" : "" },
-      tn("insure.icons", { sym: colorChip(c, false), n: icons[c], g: chosen[c] })))) : null,
+      risky.filter((c) => icons[c] || chosen[c]).map((c) => tallyLine(c, icons[c], chosen[c]))) : null,
     h("div", { class: "bar-group", key: "b" },
       actBtn({ id: "insure-confirm", primary: true, label: t("insure.confirm"), why: busy || w.why,
         onClick: () => ctx.act({ type: "insure", discard: [...ctx.sel.discard], goods: [...ctx.sel.goods] }) }),
