@@ -56,9 +56,10 @@ function beep() {
 }
 function drawSound() {
   const b = document.getElementById("sound-btn");
-  // Says what it does in words ("Sound: on"); a phone shows only the note, crossed out when off.
-  render([h("span", { class: "ico", "aria-hidden": "true" }, "♪"), h("span", { class: "btn-text" },
-    t(soundOn ? "room.sound_on" : "room.sound_off"))], b);
+  // A speaker (with waves when on, crossed out when off) and the words "Sound: on"; a phone
+  // shows the speaker and the state ("on" / "off"), "Sound:" stays in the button's name.
+  render([h("span", { class: "ico", "aria-hidden": "true" }), h("span", { class: "btn-text" },
+    t("room.sound_word") + " "), h("span", { class: "snd-state" }, t(soundOn ? "room.on" : "room.off"))], b);
   b.classList.toggle("off", !soundOn);
   b.setAttribute("aria-pressed", String(soundOn));
   b.title = t("room.sound");

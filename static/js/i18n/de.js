@@ -307,8 +307,9 @@ export default {
   "log.none": "—",
 
   // The table's look: controls in words, summaries, what changed.
-  "room.sound_on": "Ton: an",
-  "room.sound_off": "Ton: aus",
+  "room.sound_word": "Ton:",
+  "room.on": "an",
+  "room.off": "aus",
   "card.new": "neu seit deinem letzten Zug",
   "chg.lost": "verloren: {cards}",
   "chg.legend": "✦ neu seit deinem letzten Zug",

@@ -305,8 +305,9 @@ export default {
   "log.none": "—",
 
   // The table's look: controls in words, summaries, what changed.
-  "room.sound_on": "Sound: on",
-  "room.sound_off": "Sound: off",
+  "room.sound_word": "Sound:",
+  "room.on": "on",
+  "room.off": "off",
   "card.new": "new since your last turn",
   "chg.lost": "lost {cards}",
   "chg.legend": "✦ new since your last turn",
