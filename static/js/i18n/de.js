@@ -201,7 +201,8 @@ export default {
   "insure.n_goods_one": "1 zu rettende Ware",
   "insure.n_goods_zero": "keine zu rettende Ware",
   "insure.why_none": "Wähle zuerst die Waren, die du retten willst.",
-  "insure.why_short": "Zu wenige {sym} Versicherungssymbole: wähle mehr Handkarten der Farbe {color} oder weniger Waren.",
+  "insure.why_short": "Zu wenige {sym} Versicherungssymbole: wähle mehr Handkarten der Farbe {color} oder " +
+    "weniger Waren.",
   "insure.why_extra": "Zu viele Handkarten: {card} wird nicht gebraucht.",
   "insure.confirm": "Gewählte Waren versichern",
   "insure.nothing": "Nichts versichern",
