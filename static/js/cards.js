@@ -43,7 +43,8 @@ function icons(n) {
  * A card (vnode, keyed by its id). opts: {button (a <button> with aria-pressed), selected,
  * small, insured, dim, reservedBy: {initial, pcolor, name, bot} for a Reservation piece on
  * it, pick (a choice in a dialog: a ✓ when selected), plain (no insurance icons: a good to
- * save, whose own icons insure nothing), disabled (aria-disabled: stays focusable),
+ * save, whose own icons insure nothing), fresh (new since your last turn; with seen: shown
+ * before a reload, not pulsing again), disabled (aria-disabled: stays focusable),
  * tabIndex, onclick, onfocus}.
  */
 export function cardEl(id, opts = {}) {
@@ -54,7 +55,7 @@ export function cardEl(id, opts = {}) {
   if (opts.insured) cls.push("insured");
   if (opts.dim) cls.push("dim");
   if (opts.pick) cls.push("pick");
-  if (opts.fresh) cls.push("fresh");
+  if (opts.fresh) cls.push(opts.seen ? "fresh seen" : "fresh");
   if (opts.plain) cls.push("plain");
   const label = cardLabel(id, opts);
   const attrs = { key: id, class: cls.join(" "), "data-card": id, title: label, "aria-label": label };
