@@ -43,8 +43,8 @@ function icons(n) {
  * A card (vnode, keyed by its id). opts: {button (a <button> with aria-pressed), selected,
  * small, insured, dim, reservedBy: {initial, pcolor, name, bot} for a Reservation piece on
  * it, pick (a choice in a dialog: a ✓ when selected), plain (no insurance icons: a good to
- * save, whose own icons insure nothing), fresh (new since your last turn; with seen: shown
- * before a reload, not pulsing again), disabled (aria-disabled: stays focusable),
+ * save, whose own icons insure nothing), fresh (new since your last turn; seen: shown before
+ * a reload, not pulsing), disabled (aria-disabled: stays focusable),
  * tabIndex, onclick, onfocus}.
  */
 export function cardEl(id, opts = {}) {
@@ -76,8 +76,7 @@ export function cardEl(id, opts = {}) {
 
 /** A player's Reservation piece: their player colour (fill and ring) and their table-unique
  *  marker (initial, "⚙" for a computer player, or the seat number), drawn by CSS from
- *  `data-m`: a picture on the card, not part of its text (the card's name says "reserved by
- *  NAME", and a name must contain a control's visible text, WCAG 2.5.3). */
+ *  `data-m`, so it is no text of the card (named "… reserved by NAME": WCAG 2.5.3). */
 export function pieceEl(p) {
   return h("span", { class: "piece pc-" + p.pcolor + (p.bot ? " bot" : ""), "data-m": p.initial,
     "aria-hidden": "true" });

@@ -28,24 +28,23 @@ export function turnsPlayed(events, seat) {
 /**
  * The changes since `sinceIndex`: {fresh: Set of Market/Farm card ids drawn since (still
  * there), moved: {color: location it left}, bought: Set of goods ids bought since, lost:
- * {seat: [card ids sunk]}, tokens: {seat: {color: n gained}}, any: bool}. `shown`: how many
- * of `events` this tab had drawn before it was reloaded; `quiet` (card ids) and `quietShips`
- * (colours) are the marks that come only from those: still marked, but not moved again.
+ * {seat: [card ids sunk]}, tokens: {seat: {color: n gained}}, any: bool}; `quiet` (card ids)
+ * and `quietShips` (colours): marks only from the first `seen` events, drawn before a reload.
  */
-export function changesSince(events, view, seat, shown = 0) {
+export function changesSince(events, view, seat, seen = 0) {
   const out = { fresh: new Set(), moved: {}, bought: new Set(), lost: {}, tokens: {}, any: false,
     quiet: new Set(), quietShips: new Set() };
   if (!view) return out;
   const onTable = new Set([...view.market, ...view.farm].map((m) => m.card));
   const from = sinceIndex(events, seat);
-  const mark = (set, id, i) => { set.add(id); if (i < shown) out.quiet.add(id); else out.quiet.delete(id); };
+  const mark = (set, id, i) => { set.add(id); if (i < seen) out.quiet.add(id); else out.quiet.delete(id); };
   events.slice(from).forEach((e, k) => {
     const i = from + k;
     if (e.type === "refresh") {
       for (const id of [...(e.market || []), ...(e.farm || [])]) if (onTable.has(id)) mark(out.fresh, id, i);
     } else if (e.type === "ship_moved" || e.type === "ship_returned") {
       if (!(e.color in out.moved)) out.moved[e.color] = e.from;
-      if (i < shown) out.quietShips.add(e.color); else out.quietShips.delete(e.color);
+      if (i < seen) out.quietShips.add(e.color); else out.quietShips.delete(e.color);
     } else if (e.type === "buy") {
       for (const id of e.goods || []) mark(out.bought, id, i);
     } else if (e.type === "sunk") {
@@ -62,18 +61,13 @@ export function changesSince(events, view, seat, shown = 0) {
   return out;
 }
 
-// How many events of its game a tab has drawn (sessionStorage: it outlives a reload, not the tab).
-const SHOWN = "osaka_shown_";
-
-/** The events this tab had drawn of `game` for `seat` before it was reloaded (0 if none). */
-export function shownBefore(code, game, seat) {
+/** How many events of `game` this tab drew for `seat` before a reload (sessionStorage), 0 if
+ *  none; with `n`: remember that it drew `n`. */
+export function shown(code, game, seat, n) {
+  const k = "osaka_shown_" + code;
   try {
-    const s = JSON.parse(sessionStorage.getItem(SHOWN + code) || "null");
+    if (n !== undefined) return sessionStorage.setItem(k, JSON.stringify({ game, seat, n }));
+    const s = JSON.parse(sessionStorage.getItem(k));
     return s && s.game === game && s.seat === seat ? s.n : 0;
   } catch { return 0; }
-}
-
-/** Remember that this tab has drawn `n` events of `game` for `seat`. */
-export function noteShown(code, game, seat, n) {
-  try { sessionStorage.setItem(SHOWN + code, JSON.stringify({ game, seat, n })); } catch { /* storage blocked */ }
 }

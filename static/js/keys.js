@@ -60,11 +60,8 @@ export function focusRow(rowEl) {
   return true;
 }
 
-/**
- * Focus `el` with a visible ring, whichever input came before: the browser's :focus-visible
- * does not apply to a focus the page moves after a mouse click, so the element is marked
- * (`data-ring`, drawn like :focus-visible by the stylesheet) until it loses the focus.
- */
+/** Focus `el` with its ring also after a mouse click (where :focus-visible may not apply):
+ *  marked `data-ring` until it loses the focus. */
 export function ringFocus(el) {
   if (!el || el === document.body) return;
   if (document.activeElement !== el) el.focus({ focusVisible: true });
@@ -76,8 +73,7 @@ export function ringFocus(el) {
 /**
  * Run `draw()` and keep the keyboard focus on the same logical control: when the focused
  * element was removed (a taken card, a button that is not needed any more), focus its
- * neighbour in the same card row, else the given fallback (a selector or element), with its
- * ring (the player sees where the focus went).
+ * neighbour in the same card row, else the given fallback (a selector or element), ringed.
  */
 export function keepFocus(draw, fallback) {
   const a = document.activeElement;

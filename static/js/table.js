@@ -13,7 +13,7 @@ import { purchase, total } from "./payment.js";
 import { buildRoute, updateRoute } from "./route.js";
 import { barView } from "./bar.js";
 import { syncDialog, wireDialog, dialogKey } from "./decide.js";
-import { changesSince, turnsPlayed, shownBefore, noteShown } from "./changes.js";
+import { changesSince, turnsPlayed, shown } from "./changes.js";
 import { roving, rowKeys, SHORTCUTS } from "./keys.js";
 import { idleS } from "./clock.js";
 
@@ -284,10 +284,10 @@ export function renderTable(ctx, parts) {
   ctx.dialogKey = () => dialogKey(ctx);
   // After a reload, what this tab had drawn already stays marked but does not move again.
   const room = ctx.room, events = ctx.events || [];
-  ctx.shown ||= { game: room.game, seat: ctx.seat, n: shownBefore(room.code, room.game, ctx.seat) };
-  const shown = ctx.shown.game === room.game && ctx.shown.seat === ctx.seat ? ctx.shown.n : 0;
-  ctx.changes = changesSince(events, w, ctx.seat, shown);
-  noteShown(room.code, room.game, ctx.seat, events.length);
+  ctx.shown ||= { game: room.game, seat: ctx.seat, n: shown(room.code, room.game, ctx.seat) };
+  ctx.changes = changesSince(events, w, ctx.seat, ctx.shown.game === room.game && ctx.shown.seat === ctx.seat
+    ? ctx.shown.n : 0);
+  shown(room.code, room.game, ctx.seat, events.length);
   ctx.turnsPlayed = turnsPlayed(events, ctx.seat);
   updateRoute(parts.route, w.ships, ctx.changes.moved, ctx.changes.quietShips);
   // The payment summary's module comes only once there was a payment (not on first load).

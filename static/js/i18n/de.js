@@ -57,7 +57,6 @@ export default {
   "room.waiting_for_host": "Warten, bis der Gastgeber das Spiel startet…",
   "room.full": "Alle Plätze sind besetzt. Du schaust als Zuschauer zu.",
   "room.spectator": "Du schaust als Zuschauer zu.",
-  "room.join_first": "Mitspielen? Namen eingeben und Platz nehmen.",
   "room.you_are": "Du bist {name}.",
   "level.easy": "leicht",
   "level.normal": "normal",
@@ -92,8 +91,6 @@ export default {
   "table.farm": "Bauernhof",
   "table.draw_pile": "Nachziehstapel",
   "table.discard_pile": "Ablagestapel",
-  "table.cards": "{n} Karten",
-  "table.cards_one": "1 Karte",
   "table.your_hand": "Deine Hand",
   "table.your_goods": "Deine Waren",
   "table.goods": "Waren",
@@ -132,7 +129,6 @@ export default {
     "Computerspieler übernehmen lassen.",
   "table.spectator": "Du schaust als Zuschauer zu.",
   "table.marker": "Zeichen von {name}: {m}",
-  "table.start_player": "Startspieler",
 
   "table.sending": "Dein Zug ist unterwegs…",
   "table.actions": "Deine Aktionen",
@@ -188,7 +184,6 @@ export default {
   "insure.title": "Die Schwarze Flut (Kuroshio) schlägt zu!",
   "insure.sinking": "Die Schiffe {ships} sinken. Deine unversicherten Waren dieser Farben gehen verloren.",
   "insure.sinking_one": "Das Schiff {ships} sinkt. Deine unversicherten Waren dieser Farbe gehen verloren.",
-  "insure.at_risk": "In Gefahr",
   "insure.discard": "Karten aus der Hand ablegen (jedes Versicherungssymbol versichert eine Ware der Kartenfarbe)",
   "insure.save": "Zu rettende Waren",
   "insure.save_hint": "Wähle die Waren, die du behalten willst, dann Handkarten ihrer Farbe: Es zählen nur die " +

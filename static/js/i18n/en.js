@@ -57,7 +57,6 @@ export default {
   "room.waiting_for_host": "Waiting for the host to start the game…",
   "room.full": "All seats are taken. You are watching as a spectator.",
   "room.spectator": "You are watching as a spectator.",
-  "room.join_first": "Want to play? Enter your name and take a seat.",
   "room.you_are": "You are {name}.",
   "level.easy": "easy",
   "level.normal": "normal",
@@ -92,8 +91,6 @@ export default {
   "table.farm": "Farm",
   "table.draw_pile": "Draw pile",
   "table.discard_pile": "Discard pile",
-  "table.cards": "{n} cards",
-  "table.cards_one": "1 card",
   "table.your_hand": "Your hand",
   "table.your_goods": "Your merchandise",
   "table.goods": "Merchandise",
@@ -131,7 +128,6 @@ export default {
     "player take over.",
   "table.spectator": "You are watching as a spectator.",
   "table.marker": "Marker of {name}: {m}",
-  "table.start_player": "start player",
 
   "table.sending": "Your move is on its way…",
   "table.actions": "Your actions",
@@ -187,7 +183,6 @@ export default {
   "insure.title": "The Black Tide strikes!",
   "insure.sinking": "The {ships} ships sink. Your uninsured goods of these colours will be lost.",
   "insure.sinking_one": "The {ships} ship sinks. Your uninsured goods of this colour will be lost.",
-  "insure.at_risk": "At risk",
   "insure.discard": "Discard cards from your hand (each insurance icon insures one good of the card's colour)",
   "insure.save": "Goods to save",
   "insure.save_hint": "Choose the goods you want to keep, then hand cards of their colour: only the insurance " +
