@@ -20,11 +20,13 @@ export function cardIcons(id) { return CATALOGUE.cards[id].icons; }
 export function cardText(id) { return SYMBOL[cardColor(id)] + cardValue(id); }
 
 /**
- * The card's accessible name: "red 5, no insurance icons", then ", insured" and
- * ", reserved by Bob" when they apply (opts: {insured, reservedBy: {name}}).
+ * The card's accessible name: "red 5, no insurance icons" ("red 5" with `plain`: its icons do
+ * not count where it is shown), then ", insured" and ", reserved by Bob" when they apply
+ * (opts: {plain, insured, reservedBy: {name}}).
  */
 export function cardLabel(id, opts = {}) {
-  let s = t("card.label", { color: t("color." + cardColor(id)), value: cardValue(id), n: cardIcons(id) });
+  const color = t("color." + cardColor(id)), value = cardValue(id);
+  let s = opts.plain ? t("card.plain", { color, value }) : t("card.label", { color, value, n: cardIcons(id) });
   if (opts.insured) s += ", " + t("card.insured");
   if (opts.reservedBy) s += ", " + t("table.reserved_by", { name: opts.reservedBy.name });
   if (opts.fresh) s += ", " + t("card.new");
@@ -40,8 +42,10 @@ function icons(n) {
 /**
  * A card (vnode, keyed by its id). opts: {button (a <button> with aria-pressed), selected,
  * small, insured, dim, reservedBy: {initial, pcolor, name, bot} for a Reservation piece on
- * it, pick (a choice in a dialog: a ✓ when selected), disabled (aria-disabled: stays
- * focusable), tabIndex, onclick, onfocus}.
+ * it, pick (a choice in a dialog: a ✓ when selected), plain (no insurance icons: a good to
+ * save, whose own icons insure nothing), fresh (new since your last turn; seen: shown before
+ * a reload, not pulsing), disabled (aria-disabled: stays focusable),
+ * tabIndex, onclick, onfocus}.
  */
 export function cardEl(id, opts = {}) {
   const c = cardColor(id);
@@ -51,7 +55,8 @@ export function cardEl(id, opts = {}) {
   if (opts.insured) cls.push("insured");
   if (opts.dim) cls.push("dim");
   if (opts.pick) cls.push("pick");
-  if (opts.fresh) cls.push("fresh");
+  if (opts.fresh) cls.push(opts.seen ? "fresh seen" : "fresh");
+  if (opts.plain) cls.push("plain");
   const label = cardLabel(id, opts);
   const attrs = { key: id, class: cls.join(" "), "data-card": id, title: label, "aria-label": label };
   if (opts.button) {
@@ -62,7 +67,7 @@ export function cardEl(id, opts = {}) {
   return h(opts.button ? "button" : "span", attrs,
     h("span", { class: "v", "aria-hidden": "true" }, String(cardValue(id))),
     h("span", { class: "sym", "aria-hidden": "true" }, SYMBOL[c]),
-    icons(cardIcons(id)),
+    opts.plain ? null : icons(cardIcons(id)),
     opts.insured ? h("span", { class: "ins-mark", role: "img", title: t("card.insured"),
       "aria-label": t("card.insured") }, "✓") : null,
     opts.reservedBy ? pieceEl(opts.reservedBy) : null,
@@ -70,9 +75,11 @@ export function cardEl(id, opts = {}) {
 }
 
 /** A player's Reservation piece: their player colour (fill and ring) and their table-unique
- *  marker (initial, "⚙" for a computer player, or the seat number). Named by its card. */
+ *  marker (initial, "⚙" for a computer player, or the seat number), drawn by CSS from
+ *  `data-m`, so it is no text of the card (named "… reserved by NAME": WCAG 2.5.3). */
 export function pieceEl(p) {
-  return h("span", { class: "piece pc-" + p.pcolor + (p.bot ? " bot" : ""), "aria-hidden": "true" }, p.initial);
+  return h("span", { class: "piece pc-" + p.pcolor + (p.bot ? " bot" : ""), "data-m": p.initial,
+    "aria-hidden": "true" });
 }
 
 /** A goods colour chip for a sentence: "◆ red" on its own colour (never the text's colour). */

@@ -28,29 +28,46 @@ export function turnsPlayed(events, seat) {
 /**
  * The changes since `sinceIndex`: {fresh: Set of Market/Farm card ids drawn since (still
  * there), moved: {color: location it left}, bought: Set of goods ids bought since, lost:
- * {seat: [card ids sunk]}, tokens: {seat: {color: n gained}}, any: bool}.
+ * {seat: [card ids sunk]}, tokens: {seat: {color: n gained}}, any: bool}; `quiet` (card ids)
+ * and `quietShips` (colours): marks only from the first `seen` events, drawn before a reload.
  */
-export function changesSince(events, view, seat) {
-  const out = { fresh: new Set(), moved: {}, bought: new Set(), lost: {}, tokens: {}, any: false };
+export function changesSince(events, view, seat, seen = 0) {
+  const out = { fresh: new Set(), moved: {}, bought: new Set(), lost: {}, tokens: {}, any: false,
+    quiet: new Set(), quietShips: new Set() };
   if (!view) return out;
   const onTable = new Set([...view.market, ...view.farm].map((m) => m.card));
-  for (const e of events.slice(sinceIndex(events, seat))) {
+  const from = sinceIndex(events, seat);
+  const mark = (set, id, i) => { set.add(id); if (i < seen) out.quiet.add(id); else out.quiet.delete(id); };
+  events.slice(from).forEach((e, k) => {
+    const i = from + k;
     if (e.type === "refresh") {
-      for (const id of [...(e.market || []), ...(e.farm || [])]) if (onTable.has(id)) out.fresh.add(id);
+      for (const id of [...(e.market || []), ...(e.farm || [])]) if (onTable.has(id)) mark(out.fresh, id, i);
     } else if (e.type === "ship_moved" || e.type === "ship_returned") {
       if (!(e.color in out.moved)) out.moved[e.color] = e.from;
+      if (i < seen) out.quietShips.add(e.color); else out.quietShips.delete(e.color);
     } else if (e.type === "buy") {
-      for (const id of e.goods || []) out.bought.add(id);
+      for (const id of e.goods || []) mark(out.bought, id, i);
     } else if (e.type === "sunk") {
       (out.lost[e.seat] ||= []).push(...(e.cards || []));
     } else if (e.type === "token_gained") {
       const tk = (out.tokens[e.seat] ||= {});
       tk[e.color] = (tk[e.color] || 0) + 1;
     }
-  }
+  });
   // A ship that came back to where it was has not moved for the reader.
   for (const c of Object.keys(out.moved)) if (out.moved[c] === (view.ships || {})[c]) delete out.moved[c];
   out.any = out.fresh.size > 0 || Object.keys(out.moved).length > 0 || out.bought.size > 0
     || Object.keys(out.lost).length > 0 || Object.keys(out.tokens).length > 0;
   return out;
+}
+
+/** How many events of `game` this tab drew for `seat` before a reload (sessionStorage), 0 if
+ *  none; with `n`: remember that it drew `n`. */
+export function shown(code, game, seat, n) {
+  const k = "osaka_shown_" + code;
+  try {
+    if (n !== undefined) return sessionStorage.setItem(k, JSON.stringify({ game, seat, n }));
+    const s = JSON.parse(sessionStorage.getItem(k));
+    return s && s.game === game && s.seat === seat ? s.n : 0;
+  } catch { return 0; }
 }

@@ -1,11 +1,11 @@
 // Decisions outside the turn: the token draft (R-setup-5) and insurance at the Black Tide
-// (R-pay-6), in the native <dialog> opened with showModal(): focus moves in and stays in
+// (R-pay-6, drawn by insure.js), in the native <dialog> opened with showModal(): focus moves in and stays in
 // (the page behind is inert); Escape closes it and "Decide…" (key D) in the action bar
 // opens it again; when it closes, focus returns where it was.
 import { h, render } from "../vendor/preact.js";
-import { t, tn, listParts } from "./i18n.js";
-import { COLORS, SYMBOL, cardEl, cardColor, cardIcons, cardText, colorChip, cardChip } from "./cards.js";
-import { actBtn } from "./bar.js";
+import { t } from "./i18n.js";
+import { COLORS, SYMBOL } from "./cards.js";
+import { ringFocus } from "./keys.js";
 
 /** The key of the dialog this seat must answer now ("token_draft:12"), or null. */
 export function dialogKey(ctx) {
@@ -27,62 +27,12 @@ function draftView(ctx) {
   ];
 }
 
-/** Per sinking colour: insurance icons of the selected hand cards and goods chosen (R-pay-6). */
-function insureCounts(ctx, sinking) {
-  const icons = {}, chosen = {};
-  for (const c of sinking) {
-    icons[c] = [...ctx.sel.discard].filter((id) => cardColor(id) === c).reduce((a, id) => a + cardIcons(id), 0);
-    chosen[c] = [...ctx.sel.goods].filter((id) => cardColor(id) === c).length;
-  }
-  return { icons, chosen };
-}
-
-function insureWhy(ctx, sinking, icons, chosen) {
-  if (!ctx.sel.goods.size) return { why: t("insure.why_none") };
-  const short = sinking.find((c) => chosen[c] > icons[c]);
-  if (short) return { bad: true, why: t("insure.why_short", { sym: SYMBOL[short], color: t("color." + short) }),
-    node: tn("insure.why_short", { sym: colorChip(short, false), color: t("color." + short) }) };
-  // A hand card whose insurance icons are not needed (R-pay-6a: the discard must be minimal).
-  const spare = [...ctx.sel.discard].find((id) => icons[cardColor(id)] - cardIcons(id) >= chosen[cardColor(id)]);
-  if (spare !== undefined) return { bad: true, why: t("insure.why_extra", { card: cardText(spare) }),
-    node: tn("insure.why_extra", { card: cardChip(spare) }) };
-  return { why: null };
-}
-
-function insureView(ctx) {
-  const me = ctx.view.players[ctx.seat];
-  const sinking = ctx.view.sinking || [];
-  const atRisk = me.goods.filter((g) => !g.insured && sinking.includes(cardColor(g.card))).map((g) => g.card);
-  const handCards = (me.hand || []).filter((id) => sinking.includes(cardColor(id)) && cardIcons(id) > 0);
-  const { icons, chosen } = insureCounts(ctx, sinking);
-  const w = insureWhy(ctx, sinking, icons, chosen);
-  const toggle = (set, id) => () => { set.has(id) ? set.delete(id) : set.add(id); ctx.redraw(); };
-  const pick = (set) => (id) => cardEl(id, { button: true, pick: true, selected: set.has(id), onclick: toggle(set,
-    id) });
-  const anySel = ctx.sel.goods.size > 0 || ctx.sel.discard.size > 0;
-  const busy = ctx.pending ? t("table.sending") : null;
-  return [
-    h("h2", { id: "dlg-h", key: "h" }, t("insure.title")),
-    h("p", { key: "s" }, tn("insure.sinking", { ships: h("span", null, listParts(sinking.map((c) => colorChip(c)))) })),
-    h("h3", { id: "insure-goods-h", key: "gh" }, t("insure.save")),
-    h("p", { class: "muted small-p", key: "gp" }, t("insure.save_hint")),
-    h("div", { class: "cards pick-row", id: "insure-goods", role: "group", "aria-labelledby": "insure-goods-h",
-      key: "g" }, atRisk.map(pick(ctx.sel.goods))),
-    h("h3", { id: "insure-hand-h", key: "hh" }, t("insure.discard")),
-    h("div", { class: "cards pick-row", id: "insure-hand", role: "group", "aria-labelledby": "insure-hand-h",
-      key: "hc" },
-      handCards.length ? handCards.map(pick(ctx.sel.discard)) : h("span", { class: "muted" }, t("table.nothing"))),
-    anySel ? h("p", { class: "icons-left", id: "insure-count", key: "n", "aria-live": "polite" },
-      sinking.map((c) => h("span", { key: c, class: chosen[c] > icons[c] ? "bad" : "" },
-      tn("insure.icons", { sym: colorChip(c, false), n: icons[c], g: chosen[c] })))) : null,
-    h("div", { class: "bar-group", key: "b" },
-      actBtn({ id: "insure-confirm", primary: true, label: t("insure.confirm"), why: busy || w.why,
-        onClick: () => ctx.act({ type: "insure", discard: [...ctx.sel.discard], goods: [...ctx.sel.goods] }) }),
-      actBtn({ id: "insure-none", label: t("insure.nothing"), why: busy, onClick: () => ctx.act({ type: "insure",
-        discard: [], goods: [] }) })),
-    w.why ? h("p", { class: "why" + (w.bad ? " bad" : ""), id: "insure-why", key: "w" }, w.node || w.why) : null,
-    h("p", { class: "muted small-p", key: "esc" }, t("dialog.escape")),
-  ];
+// The insurance dialog's module (insure.js) comes at the first Black Tide this seat must answer.
+let insure = null, loading = null;
+function insureBody(ctx) {
+  if (insure) return insure.insureView(ctx);
+  loading ||= import("./insure.js").then((m) => { insure = m; ctx.redraw(); });
+  return null;
 }
 
 /**
@@ -91,9 +41,10 @@ function insureView(ctx) {
  */
 export function syncDialog(ctx, dlg) {
   const key = dialogKey(ctx);
-  const want = key && ctx.dismissed !== key;
-  const v = ctx.view;
-  render(want ? (v.phase === "token_draft" ? draftView(ctx) : insureView(ctx)) : null, dlg);
+  const body = key && ctx.dismissed !== key ? (ctx.view.phase === "token_draft" ? draftView(ctx) : insureBody(ctx))
+    : null;
+  const want = body !== null;
+  render(body, dlg);
   if (want && !dlg.open) {
     const a = document.activeElement;
     ctx.returnFocus = a && a !== document.body && !dlg.contains(a) ? a : null;
@@ -123,7 +74,7 @@ export function wireDialog(ctx, dlg) {
     const put = ctx.dismissed && ctx.dismissed === dialogKey(ctx);
     const target = put ? document.getElementById("btn-decide")
       : back && back.isConnected && back.getClientRects().length ? back : document.querySelector("#actionbar button");
-    if (target && (put || !a || a === document.body)) target.focus();
+    if (target && (put || !a || a === document.body)) ringFocus(target);
   });
   ctx.openDialog = () => { ctx.dismissed = null; ctx.redraw(); };
 }

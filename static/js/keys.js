@@ -60,11 +60,20 @@ export function focusRow(rowEl) {
   return true;
 }
 
-const QUIET = { focusVisible: false };
+/** Focus `el` with its ring also after a mouse click (where :focus-visible may not apply):
+ *  marked `data-ring` until it loses the focus. */
+export function ringFocus(el) {
+  if (!el || el === document.body) return;
+  if (document.activeElement !== el) el.focus({ focusVisible: true });
+  if (el.hasAttribute("data-ring")) return;
+  el.setAttribute("data-ring", "");
+  el.addEventListener("blur", () => el.removeAttribute("data-ring"), { once: true });
+}
+
 /**
  * Run `draw()` and keep the keyboard focus on the same logical control: when the focused
  * element was removed (a taken card, a button that is not needed any more), focus its
- * neighbour in the same card row, else the given fallback (a selector or element), ringless.
+ * neighbour in the same card row, else the given fallback (a selector or element), ringed.
  */
 export function keepFocus(draw, fallback) {
   const a = document.activeElement;
@@ -77,10 +86,9 @@ export function keepFocus(draw, fallback) {
   if (a.isConnected && a.getClientRects().length) return;  // still there and shown
   if (row && row.isConnected) {
     const cards = row.querySelectorAll(".card");
-    if (cards.length) { cards[Math.max(0, Math.min(index, cards.length - 1))].focus(QUIET); return; }
+    if (cards.length) { ringFocus(cards[Math.max(0, Math.min(index, cards.length - 1))]); return; }
   }
-  const fb = typeof fallback === "string" ? document.querySelector(fallback) : fallback;
-  if (fb) fb.focus(QUIET);
+  ringFocus(typeof fallback === "string" ? document.querySelector(fallback) : fallback);
 }
 
 function typing(el) {

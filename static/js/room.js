@@ -9,7 +9,7 @@ import { errorText, playerName } from "./common.js";
 import { WaitingView, copyLink } from "./waiting.js";
 import { buildTable, renderTable, pruneSelection, turnText } from "./table.js";
 import { logEntries } from "./logview.js";
-import { announce, keepFocus, installShortcuts, focusRow } from "./keys.js";
+import { announce, keepFocus, installShortcuts, focusRow, ringFocus } from "./keys.js";
 import { setClock, clockText, pauseClock } from "./clock.js";
 import { ChatPanel } from "./chat.js";
 
@@ -57,9 +57,10 @@ function beep() {
 }
 function drawSound() {
   const b = document.getElementById("sound-btn");
-  // Says what it does in words ("Sound: on"); a phone shows only the note, crossed out when off.
-  render([h("span", { class: "ico", "aria-hidden": "true" }, "♪"), h("span", { class: "btn-text" },
-    t(soundOn ? "room.sound_on" : "room.sound_off"))], b);
+  // A speaker (with waves when on, crossed out when off) and the words "Sound: on"; a phone
+  // shows the speaker and the state ("on" / "off"), "Sound:" stays in the button's name.
+  render([h("span", { class: "ico", "aria-hidden": "true" }), h("span", { class: "btn-text" },
+    t("room.sound_word") + " "), h("span", { class: "snd-state" }, t(soundOn ? "room.on" : "room.off"))], b);
   b.classList.toggle("off", !soundOn);
   b.setAttribute("aria-pressed", String(soundOn));
   b.title = t("room.sound");
@@ -158,6 +159,10 @@ function redraw() {
       ctx); root.querySelector(".table-side").append(chat.el); watchLog(parts.log); drawLog(true); fresh = true; }
     pruneSelection(ctx);
     keepFocus(() => renderTable(ctx, parts), "#actionbar button");
+    // After the answer to a move the focus shows where it is (a card or a bar button), also
+    // when the move was made with the mouse.
+    if (ctx.answered) { ctx.answered = false; const a = document.activeElement;
+      if (a && a.closest("#actionbar, [data-row]")) ringFocus(a); }
     // The game began under the player's focus (the Start button is gone): on to their hand.
     if (fresh && document.activeElement === document.body) focusRow(document.getElementById("hand")
       || document.getElementById("market"));
@@ -205,7 +210,7 @@ function onMessage(msg) {
       ctx.result = msg.result || null;
       ctx.version = msg.version;
       if (ctx.fresh && ctx.inflight) sock.send(ctx.inflight);  // reconnected: resend, same id
-      else { ctx.inflight = null; ctx.pending = false; }
+      else { ctx.answered = !!ctx.inflight; ctx.inflight = null; ctx.pending = false; }
       ctx.fresh = false;
       document.body.dataset.version = String(msg.version);
       if (ctx.room && ctx.room.status === "waiting") ctx.room.status = msg.view.phase === "over" ? "over" : "playing";

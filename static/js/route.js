@@ -54,8 +54,9 @@ export function buildRoute() {
 }
 
 /** Place ships (`{"red": 0..5, …}`) and refresh the translated labels. `moved`: {color:
- *  location it left} for ships that moved since your last turn: they get a wake from there. */
-export function updateRoute(svg, ships, moved = {}) {
+ *  location it left} for ships that moved since your last turn: they get a wake from there
+ *  (and rock, unless their colour is in `quiet`: shown before a reload). */
+export function updateRoute(svg, ships, moved = {}, quiet = new Set()) {
   const names = [];
   for (const tx of svg.querySelectorAll("text.loc-name")) {
     const full = t("loc." + tx.dataset.loc);
@@ -82,6 +83,7 @@ export function updateRoute(svg, ships, moved = {}) {
     g.dataset.loc = String(at);
     const from = moved[c];
     g.classList.toggle("moved", from !== undefined);
+    g.classList.toggle("seen", quiet.has(c));
     // The wake: a dashed arc from the space it left to where it is.
     const x0 = (from ?? at) * SP + SP / 2, wake = svg.querySelector(".trail-" + c);
     wake.setAttribute("d", from === undefined ? "" : `M${x0} ${y + 4}Q${(x0 + x) / 2} ${y - 30} ${x} ${y + 4}`);

@@ -13,7 +13,7 @@ import { purchase, total } from "./payment.js";
 import { buildRoute, updateRoute } from "./route.js";
 import { barView } from "./bar.js";
 import { syncDialog, wireDialog, dialogKey } from "./decide.js";
-import { changesSince, turnsPlayed } from "./changes.js";
+import { changesSince, turnsPlayed, shown } from "./changes.js";
 import { roving, rowKeys, SHORTCUTS } from "./keys.js";
 import { idleS } from "./clock.js";
 
@@ -119,7 +119,7 @@ function slotCards(ctx, slots, where) {
       button: true, tabIndex: tab(m.card), selected: ctx.sel.market === m.card,
       dim: reserved && by !== ctx.seat && where === "market",
       reservedBy: reserved ? pieceOf(ctx, by) : null,
-      fresh: ctx.changes.fresh.has(m.card),
+      fresh: ctx.changes.fresh.has(m.card), seen: ctx.changes.quiet.has(m.card),
       disabled: !turn,
       onclick: () => { ctx.sel.market = ctx.sel.market === m.card ? null : m.card; ctx.redraw(); },
     });
@@ -135,14 +135,14 @@ function tokensEl(tokens, gained = {}) {
       || 0) ? "" : " zero") + (gained[c] ? " gained" : "") }, SYMBOL[c], h("b", null, String(tokens[c] || 0)))));
 }
 
-function goodsEl(goods, fresh = new Set()) {
+function goodsEl(goods, fresh = new Set(), quiet = new Set()) {
   if (!goods.length) return h("span", { class: "muted" }, t("table.nothing"));
   const by = {};
   for (const g of goods) (by[cardColor(g.card)] ||= []).push(g);
   return h("span", { class: "goods", role: "list" }, COLORS.filter((c) => by[c]).map((c) =>
     h("span", { key: c, class: "goods-group", role: "listitem" }, by[c].sort((a,
       b) => cardValue(b.card) - cardValue(a.card)).map((g) => cardEl(g.card, { small: true, insured: g.insured,
-        fresh: fresh.has(g.card) })))));
+        fresh: fresh.has(g.card), seen: quiet.has(g.card) })))));
 }
 
 /** Goods a player lost to a Black Tide since your last turn, as a short note. */
@@ -186,7 +186,7 @@ function playerView(ctx, p, seat) {
           "aria-hidden": "true" }),
         h("span", { class: "sr" }, res))),
     h("div", { class: "pl-line" }, h("span", { class: "muted" }, t("table.goods") + ":"), goodsEl(p.goods,
-      ctx.changes.bought), lostNote(ctx, seat)),
+      ctx.changes.bought, ctx.changes.quiet), lostNote(ctx, seat)),
     handover(ctx, seat, rp));
 }
 
@@ -253,7 +253,7 @@ function meView(ctx) {
         onclick: () => { ctx.sel.pay.has(id) ? ctx.sel.pay.delete(id) : ctx.sel.pay.add(id); ctx.redraw(); },
       })) : h("span", { class: "muted" }, t("table.empty"))),
     h("div", { class: "me-goods" }, h("h2", { class: "small-h" }, t("table.your_goods")), goodsEl(me.goods,
-      ctx.changes.bought), lostNote(ctx, ctx.seat)),
+      ctx.changes.bought, ctx.changes.quiet), lostNote(ctx, ctx.seat)),
   ];
 }
 
@@ -283,9 +283,14 @@ export function renderTable(ctx, parts) {
   const w = ctx.view;
   const over = w.phase === "over";
   ctx.dialogKey = () => dialogKey(ctx);
-  ctx.changes = changesSince(ctx.events || [], w, ctx.seat);
-  ctx.turnsPlayed = turnsPlayed(ctx.events || [], ctx.seat);
-  updateRoute(parts.route, w.ships, ctx.changes.moved);
+  // After a reload, what this tab had drawn already stays marked but does not move again.
+  const room = ctx.room, events = ctx.events || [];
+  ctx.shown ||= { game: room.game, seat: ctx.seat, n: shown(room.code, room.game, ctx.seat) };
+  ctx.changes = changesSince(events, w, ctx.seat, ctx.shown.game === room.game && ctx.shown.seat === ctx.seat
+    ? ctx.shown.n : 0);
+  shown(room.code, room.game, ctx.seat, events.length);
+  ctx.turnsPlayed = turnsPlayed(events, ctx.seat);
+  updateRoute(parts.route, w.ships, ctx.changes.moved, ctx.changes.quietShips);
   // The payment summary's module comes only once there was a payment (not on first load).
   if ((ctx.events || []).some((e) => e.type === "payment")) import("./summary.js").then((m) => m.renderSummary(ctx,
     parts.summary));

@@ -159,3 +159,17 @@ class Table:
     def close(self) -> None:
         for s in self.seats:
             s.close()
+
+
+def table_at(base: str, names: list[str], done: Callable[[list[dict], dict], bool], games: int = 6) -> Table:
+    """A started game of `names` played (greedy) until done(events, seat 0's view) (see
+    `Table.play_until`); a new game when one ends without that moment, up to `games`."""
+    for _ in range(games):
+        table = Table(base, names)
+        table.start()
+        try:
+            table.play_until(done)
+            return table
+        except AssertionError:
+            table.close()
+    raise AssertionError(f"{games} games without the wanted moment")

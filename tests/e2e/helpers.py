@@ -223,17 +223,46 @@ def play_to_the_end(pages, on_step=None, insurance_shot=None, max_steps: int = 4
     raise AssertionError(f"no result after {max_steps} decisions")
 
 
+# axe-core's rules that are off unless asked for: WCAG 2.5.3 "label in name" (a control's
+# accessible name contains its visible text) is one of its experimental rules.
+AXE_OPTIONS = {"resultTypes": ["violations"], "rules": {"label-content-name-mismatch": {"enabled": True}}}
+
+# The controls named by aria-label or aria-labelledby whose visible words (innerText: what a
+# sighted player reads, CSS pictures aside) do not appear, as whole words in that order, in
+# their accessible name: axe's own check compares letters ("EN" passes inside "English"), a
+# player who speaks the visible label to voice control says words.
+LABEL_WORDS = """() => {
+  const words = (s) => (s.toLowerCase().match(/[\\p{L}\\p{N}]+/gu) || []);
+  const named = (e) => e.getAttribute('aria-label') || (e.getAttribute('aria-labelledby') || '').split(/\\s+/)
+    .map((id) => document.getElementById(id)).filter(Boolean).map((x) => x.textContent).join(' ');
+  const out = [];
+  for (const e of document.querySelectorAll('button, a[href], [role=button], [role=link], [role=switch]')) {
+    const name = named(e);
+    if (!name || !e.getClientRects().length) continue;
+    const seen = words(e.innerText), said = words(name);
+    if (!seen.length) continue;
+    const hit = said.some((_, i) => seen.every((w, k) => said[i + k] === w));
+    if (!hit) out.push([e.outerHTML.slice(0, 160), e.innerText, name]);
+  }
+  return out;
+}"""
+
+
 def audit(page, where: str) -> list[dict]:
     """Run axe-core (bundled by the test-only package axe-playwright-python, never served by
-    the app) on the page as it is now; fail on any serious or critical violation. Returns
-    all violations (minor and moderate ones are printed)."""
+    the app) on the page as it is now, with WCAG 2.5.3's label-in-name rule switched on; fail
+    on any serious or critical violation, and on a control whose visible words are not words
+    of its accessible name (LABEL_WORDS). Returns all violations (minor and moderate ones are
+    printed)."""
     from axe_playwright_python.sync_playwright import Axe
-    violations = Axe().run(page).response["violations"]
+    violations = Axe().run(page, options=AXE_OPTIONS).response["violations"]
     bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:4]) for v in violations
            if v["impact"] in ("serious", "critical")]
     for v in violations:
         print(f"axe {where}: {v['impact']} {v['id']} ({len(v['nodes'])} nodes)")
     assert not bad, f"{where}: {bad}"
+    mismatched = page.evaluate(LABEL_WORDS)
+    assert not mismatched, f"{where}: visible words not in the accessible name: {mismatched}"
     return violations
 
 

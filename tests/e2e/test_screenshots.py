@@ -15,7 +15,7 @@ from pathlib import Path
 from playwright.sync_api import expect
 
 from .conftest import SHOTS
-from .driver import Table
+from .driver import Table, table_at
 from .helpers import goto
 
 OUT = Path(os.environ.get("OSAKA_SHOTS_DIR") or SHOTS)
@@ -48,15 +48,7 @@ def _asked_to_insure(events, view) -> bool:
 def _game_with_insurance(base: str):
     """A started game played until Ann must decide on insurance (a Black Tide threatens her
     goods and she holds a card to insure them); a new game when one ends without that."""
-    for _ in range(6):
-        table = Table(base, NAMES)
-        table.start()
-        try:
-            table.play_until(_asked_to_insure)
-            return table
-        except AssertionError:
-            table.close()
-    raise AssertionError("six games without an insurance decision for seat 0")
+    return table_at(base, NAMES, _asked_to_insure)
 
 
 def test_screenshots_of_every_screen(e2e_server, new_page):

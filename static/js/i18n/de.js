@@ -57,7 +57,6 @@ export default {
   "room.waiting_for_host": "Warten, bis der Gastgeber das Spiel startet…",
   "room.full": "Alle Plätze sind besetzt. Du schaust als Zuschauer zu.",
   "room.spectator": "Du schaust als Zuschauer zu.",
-  "room.join_first": "Mitspielen? Namen eingeben und Platz nehmen.",
   "room.you_are": "Du bist {name}.",
   "level.easy": "leicht",
   "level.normal": "normal",
@@ -84,6 +83,7 @@ export default {
   "card.label": "{color} {value}, {n} Versicherungssymbole",
   "card.label_one": "{color} {value}, 1 Versicherungssymbol",
   "card.label_zero": "{color} {value}, keine Versicherungssymbole",
+  "card.plain": "{color} {value}",
   "card.insured": "versichert",
 
   "table.title": "Der Spieltisch",
@@ -91,8 +91,6 @@ export default {
   "table.farm": "Bauernhof",
   "table.draw_pile": "Nachziehstapel",
   "table.discard_pile": "Ablagestapel",
-  "table.cards": "{n} Karten",
-  "table.cards_one": "1 Karte",
   "table.your_hand": "Deine Hand",
   "table.your_goods": "Deine Waren",
   "table.goods": "Waren",
@@ -131,7 +129,6 @@ export default {
     "Computerspieler übernehmen lassen.",
   "table.spectator": "Du schaust als Zuschauer zu.",
   "table.marker": "Zeichen von {name}: {m}",
-  "table.start_player": "Startspieler",
 
   "table.sending": "Dein Zug ist unterwegs…",
   "table.actions": "Deine Aktionen",
@@ -185,15 +182,22 @@ export default {
     "Wähle eine Farbe.",
 
   "insure.title": "Die Schwarze Flut (Kuroshio) schlägt zu!",
-  "insure.sinking": "Es sinkt: {ships}. Deine unversicherten Waren dieser Farben gehen verloren.",
-  "insure.at_risk": "In Gefahr",
+  "insure.sinking": "Die Schiffe {ships} sinken. Deine unversicherten Waren dieser Farben gehen verloren.",
+  "insure.sinking_one": "Das Schiff {ships} sinkt. Deine unversicherten Waren dieser Farbe gehen verloren.",
   "insure.discard": "Karten aus der Hand ablegen (jedes Versicherungssymbol versichert eine Ware der Kartenfarbe)",
   "insure.save": "Zu rettende Waren",
-  "insure.save_hint": "Wähle die Waren, die du behalten willst, dann Handkarten, deren Versicherungssymbole sie " +
-    "abdecken.",
-  "insure.icons": "{sym} Versicherungssymbole aus deiner Auswahl: {n} · gewählte Waren: {g}",
+  "insure.save_hint": "Wähle die Waren, die du behalten willst, dann Handkarten ihrer Farbe: Es zählen nur die " +
+    "Versicherungssymbole auf den Karten, die du ablegst, eines für jede Ware.",
+  "insure.tally": "{sym} {icons} für {goods}",
+  "insure.n_icons": "{n} Versicherungssymbole",
+  "insure.n_icons_one": "1 Versicherungssymbol",
+  "insure.n_icons_zero": "keine Versicherungssymbole",
+  "insure.n_goods": "{n} zu rettende Waren",
+  "insure.n_goods_one": "1 zu rettende Ware",
+  "insure.n_goods_zero": "keine zu rettende Ware",
   "insure.why_none": "Wähle zuerst die Waren, die du retten willst.",
-  "insure.why_short": "Zu wenige {sym} Versicherungssymbole: wähle mehr {color} Handkarten oder weniger Waren.",
+  "insure.why_short": "Zu wenige {sym} Versicherungssymbole: wähle mehr Handkarten der Farbe {color} oder " +
+    "weniger Waren.",
   "insure.why_extra": "Zu viele Handkarten: {card} wird nicht gebraucht.",
   "insure.confirm": "Gewählte Waren versichern",
   "insure.nothing": "Nichts versichern",
@@ -299,8 +303,9 @@ export default {
   "log.none": "—",
 
   // The table's look: controls in words, summaries, what changed.
-  "room.sound_on": "Ton: an",
-  "room.sound_off": "Ton: aus",
+  "room.sound_word": "Ton:",
+  "room.on": "an",
+  "room.off": "aus",
   "card.new": "neu seit deinem letzten Zug",
   "chg.lost": "verloren: {cards}",
   "chg.legend": "✦ neu seit deinem letzten Zug",
