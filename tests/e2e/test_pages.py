@@ -16,8 +16,9 @@ from .helpers import goto, EVIL_NAME, choose_token, create_room, join_room, my_s
 # The JS + CSS one page loads, uncompressed: 150 KB before issue 15, whose card faces, map,
 # summaries and change marks add about 10 KB; issue 12's turn clock and timer choice about
 # 5 KB more, its chat 8 KB; issue 28's seat_lost handling and the heartbeat's probe of a late
-# check 3.5 KB (docs/ui.md "Page weight").
-BUDGET_BYTES = 185 * 1000
+# check 3.5 KB; issue 30's fit-and-finish fixes 185 KB, your hand in view 187 KB (docs/ui.md
+# "Page weight").
+BUDGET_BYTES = 187 * 1000
 
 
 def _loaded_js_css(page) -> dict[str, int]:
