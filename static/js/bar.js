@@ -78,6 +78,10 @@ function buyState(ctx, me, offer, pay) {
     { card: cardChip(chk.spare) }), bad: true };
 }
 
+/** A button's label and its short form (`<key>_short`), shown on a phone (Suggest's also in a narrow bar). */
+const labels = (key) => [h("span", { class: "lbl-long" }, t(key)), h("span", { class: "lbl-short" },
+  t(key + "_short"))];
+
 /** The action bar's content for a seated player while the game goes on. */
 export function barView(ctx) {
   const v = ctx.view, seat = ctx.seat, me = v.players[seat];
@@ -113,16 +117,15 @@ export function barView(ctx) {
     h("div", { class: "bar-group", key: "card" },
       actBtn({ id: "btn-take", key: "T", label: t("table.take"), why: whys["btn-take"], onRefused: refused("btn-take"),
         onClick: () => ctx.act({ type: "take", card: ctx.sel.market }) }),
-      actBtn({ id: "btn-reserve", key: "R", label: t("table.reserve"), why: whys["btn-reserve"],
+      actBtn({ id: "btn-reserve", key: "R", label: labels("table.reserve"), why: whys["btn-reserve"],
         onRefused: refused("btn-reserve"), onClick: () => ctx.act({ type: "reserve", card: ctx.sel.market }) }),
       h("span", { class: "why" + (ctx.sel.market === null && myTurn(ctx) && !pressedIn(["btn-take", "btn-reserve"])
         ? " hint-long" : ""), id: "turn-hint" }, pressedIn(["btn-take", "btn-reserve"]) || cardWhy)),
     h("div", { class: "bar-group pay", key: "pay" },
       h("span", { class: "paycount" + (buy.why ? "" : " ok") + (buy.bad ? " bad" : ""), id: "paycount" },
         t("table.selected", { sel, cost })),
-      actBtn({ id: "btn-suggest", key: "S", label: [h("span", { class: "lbl-long" }, t("table.suggest")), h("span",
-        { class: "lbl-short" }, t("table.suggest_short"))],
-      why: whys["btn-suggest"], onRefused: refused("btn-suggest"), onClick: () => {
+      actBtn({ id: "btn-suggest", key: "S", label: labels("table.suggest"), why: whys["btn-suggest"],
+        onRefused: refused("btn-suggest"), onClick: () => {
         const s = suggestPayment(offer);
         if (s) { ctx.sel.pay = new Set(s); ctx.redraw(); announce(t("table.selected", { sel: total(s), cost })); }
       } }),

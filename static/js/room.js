@@ -12,6 +12,7 @@ import { logEntries } from "./logview.js";
 import { announce, keepFocus, installShortcuts, focusRow, ringFocus } from "./keys.js";
 import { setClock, clockText, pauseClock } from "./clock.js";
 import { ChatPanel } from "./chat.js";
+import { handInView, watchFit } from "./fit.js";
 
 const code = document.body.dataset.code;
 const root = document.getElementById("room-root");
@@ -110,7 +111,7 @@ function drawTurn() {
   render(tt.nodes || tt.text, el);
   el.className = "turn" + (tt.mine ? " mine" : "");
   drawTitle(tt.mine);
-  if (tt.mine && !wasMine) { beep(); announce(tt.text); }
+  if (tt.mine && !wasMine) { beep(); announce(tt.text); handInView(); }
   wasMine = tt.mine;
 }
 
@@ -156,7 +157,8 @@ function redraw() {
     if (!ctx.view) { drawTurn(); return; }
     let fresh = false;
     if (mode !== "table") { mode = "table"; waiting = null; parts = buildTable(root,
-      ctx); root.querySelector(".table-side").append(chat.el); watchLog(parts.log); drawLog(true); fresh = true; }
+      ctx); root.querySelector(".table-side").append(chat.el); watchLog(parts.log); drawLog(true); fresh = true;
+      watchFit([document.querySelector(".topbar"), parts.bar, parts.me], () => wasMine); }
     pruneSelection(ctx);
     keepFocus(() => renderTable(ctx, parts), "#actionbar button");
     // After the answer to a move the focus shows where it is (a card or a bar button), also

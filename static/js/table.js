@@ -34,8 +34,6 @@ export function buildTable(root, ctx) {
     h("h1", { class: "sr", id: "table-h", ref: at("title") }),
     h("section", { class: "panel result", hidden: true, ref: at("result") }),
     h("div", { class: "table-main" },
-      h("section", { class: "panel summary", id: "summary", hidden: true, "aria-labelledby": "summary-h",
-        ref: at("summary") }),
       h("section", { class: "board panel", "aria-labelledby": "market-h" },
         h("div", { class: "route-box", ref: (el) => el && !el.firstChild && el.append(parts.route) }),
         h("div", { class: "row market-row" }, h("div", { class: "row-top" },
@@ -47,6 +45,9 @@ export function buildTable(root, ctx) {
         h("div", { class: "piles", ref: at("piles") })),
       h("section", { class: "panel me", id: "me", "aria-labelledby": "hand-h", ref: at("me") }),
       h("div", { class: "actionbar", id: "actionbar", role: "region", ref: at("bar") }),
+      // Under your hand and the bar: a payment never pushes them out of view.
+      h("section", { class: "panel summary", id: "summary", hidden: true, "aria-labelledby": "summary-h",
+        ref: at("summary") }),
       h("details", { class: "keys", id: "keys", ref: at("keys") })),
     h("div", { class: "table-side" },
       h("section", { class: "panel players-panel", tabindex: "0", "aria-labelledby": "players-h" },
@@ -164,6 +165,7 @@ function playerView(ctx, p, seat) {
   const where = reservationWhere(w, seat);
   const acting = w.phase !== "over" && w.to_act === seat;
   const res = t(where === "market" ? "table.res_market" : where === "farm" ? "table.res_farm" : "table.res_free");
+  const cards = t("table.hand_size", { n: p.hand_size });
   return h("li", { key: seat, class: "player" + (acting ? " acting" : "") + (seat === ctx.seat ? " mine" : ""),
     "data-seat": seat },
     h("div", { class: "pl-head" },
@@ -175,18 +177,20 @@ function playerView(ctx, p, seat) {
       rp.bot && !isComputerSeat(room, seat) ? h("span", { class: "badge bot" }, t("room.bot",
         { level: t("level." + (rp.bot_level || "normal")) })) : null,
       acting ? h("span", { class: "badge acting-badge" }, h("span", { "aria-hidden": "true" }, "▶ "),
-        t("table.turn_marker")) : null,
-      p.vp !== undefined && p.vp !== null ? h("span", { class: "badge vp" }, p.vp + " " + t("table.vp")) : null),
+        t("table.turn_marker")) : null),
+    // One compact line (four rows fit 1366×768); the words for screen readers.
     h("div", { class: "pl-line" },
-      h("span", { class: "handsize" }, h("span", { class: "pile-back mini", "aria-hidden": "true" }), " ",
-        t("table.hand_size", { n: p.hand_size })),
+      p.vp !== undefined && p.vp !== null ? h("span", { class: "badge vp" }, p.vp + " " + t("table.vp")) : null,
+      h("span", { class: "handsize", title: cards }, h("span", { class: "sr" }, cards),
+        h("span", { class: "pile-back mini", "aria-hidden": "true" }), h("b", { "aria-hidden": "true" }, p.hand_size)),
       tokensEl(p.tokens, ctx.changes.tokens[seat]),
       h("span", { class: "res-state" + (where ? " used" : ""), title: res },
         h("span", { class: "piece-mini pc-" + PLAYER_COLORS[seat % 4] + (where ? " used" : ""),
           "aria-hidden": "true" }),
-        h("span", { class: "sr" }, res))),
-    h("div", { class: "pl-line" }, h("span", { class: "muted" }, t("table.goods") + ":"), goodsEl(p.goods,
-      ctx.changes.bought, ctx.changes.quiet), lostNote(ctx, seat)),
+        h("span", { class: "sr" }, res)),
+      h("span", { class: "sr" }, t("table.goods") + ":"),
+      p.goods.length ? goodsEl(p.goods, ctx.changes.bought, ctx.changes.quiet)
+        : h("span", { class: "sr" }, t("table.nothing")), lostNote(ctx, seat)),
     handover(ctx, seat, rp));
 }
 
@@ -323,7 +327,7 @@ export function renderTable(ctx, parts) {
   render(ctx.seat === null ? null : meView(ctx), parts.me);
   parts.bar.hidden = over;
   parts.keys.hidden = over || ctx.seat === null;
-  parts.bar.className = "actionbar" + (ctx.seat === null ? " watching" : "");
+  parts.bar.className = "actionbar" + (ctx.seat === null ? " watching" : ctx.dialogKey() ? " deciding" : "");
   parts.bar.setAttribute("aria-label", t("table.actions"));
   const me = ctx.seat === null ? null : (ctx.room.players || []).find((x) => x.seat === ctx.seat);
   render(over ? null : ctx.seat === null ? h("p", { class: "hint", id: "spectator-note" }, t("table.spectator"))

@@ -86,6 +86,7 @@ def test_screenshots_of_every_screen(e2e_server, new_page):
     for s in sales:
         expect(summary).to_contain_text(NAMES[s["seat"]])
         expect(summary).to_contain_text(f"{s['vp']} VP")
+    summary.scroll_into_view_if_needed()  # under the hand and the action bar
     _shot(ann, "payment")
 
     # The table at every size, on Ann's turn, some turns later (what changed is marked).
@@ -128,5 +129,6 @@ def test_screenshots_of_every_screen(e2e_server, new_page):
         if e["type"] == "sunk" or (e["type"] == "insure" and e["goods"]):
             expect(tide).to_contain_text(NAMES[e["seat"]] + ":")
             expect(tide).to_contain_text("lost" if e["type"] == "sunk" else "insured")
+    tide.scroll_into_view_if_needed()
     _shot(ann, "black-tide")
     table.close()

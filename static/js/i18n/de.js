@@ -323,6 +323,7 @@ export default {
   "sum.who": "{name}: {what}",
   "table.coins": "{n} Münzen",
   "table.suggest_short": "Vorschlag",
+  "table.reserve_short": "Reserv.",
   "sum.close": "Zusammenfassung schließen",
 
   "howto.rules": "Regeln:",

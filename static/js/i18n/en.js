@@ -320,6 +320,7 @@ export default {
   "sum.who": "{name}: {what}",
   "table.coins": "{n} coins",
   "table.suggest_short": "Suggest",
+  "table.reserve_short": "Reserve",
   "sum.close": "Close the summary",
 
   "howto.rules": "Rules:",
