@@ -67,7 +67,7 @@ export function insureView(ctx) {
         t("table.nothing"))),
     anySel ? h("p", { class: "icons-left", id: "insure-count", key: "n", "aria-live": "polite" },
       risky.filter((c) => icons[c] || chosen[c]).map((c) => tallyLine(c, icons[c], chosen[c]))) : null,
-    h("div", { class: "bar-group", key: "b" },
+    h("div", { class: "bar-group dlg-actions", key: "b" },
       actBtn({ id: "insure-confirm", primary: true, label: t("insure.confirm"), why: busy || w.why,
         onClick: () => ctx.act({ type: "insure", discard: [...ctx.sel.discard], goods: [...ctx.sel.goods] }) }),
       actBtn({ id: "insure-none", label: t("insure.nothing"), why: busy, onClick: () => ctx.act({ type: "insure",
