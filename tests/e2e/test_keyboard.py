@@ -178,12 +178,14 @@ def test_a_whole_game_by_keyboard_alone_with_audits(e2e_server, new_page, shots)
     keys.press("Enter")
     page.wait_for_selector("#players .player")
     done: dict[str, int] = {}
+    tabs_for: dict[str, int] = {}  # Tab presses spent on each kind of action
+    dialog_stops = 0  # the focus stops in the dialogs answered
     audited_table = first_draft = first_insure = False
     for _ in range(400):
         kind = _decision(page)
         if kind is None:
             break
-        before = _version(page)
+        before, tabs_before = _version(page), keys.tabs
         if kind == "turn":
             if not audited_table:
                 snap("kbd-table")
@@ -191,12 +193,15 @@ def test_a_whole_game_by_keyboard_alone_with_audits(e2e_server, new_page, shots)
                 audited_table = True
             what = _turn(keys, page)
         else:
+            # Tab walks the dialog's cards, then its two buttons: never more than that.
+            dialog_stops += page.locator("dialog#decision .card").count() + 2
             first = not (first_draft if kind == "token_draft" else first_insure)
             _dialog_by_keyboard(keys, page, kind, first, snap)
             first_draft = first_draft or kind == "token_draft"
             first_insure = first_insure or kind == "insurance"
             what = kind
         done[what] = done.get(what, 0) + 1
+        tabs_for[what] = tabs_for.get(what, 0) + keys.tabs - tabs_before
         _wait_answer(page, before)
         assert not focus_on_body(page), f"focus fell to <body> after {what}"
     result = page.locator(".result")
@@ -211,11 +216,14 @@ def test_a_whole_game_by_keyboard_alone_with_audits(e2e_server, new_page, shots)
     audit(page, "end screen")
     lost, updates, lost_at = page.evaluate("[window.__focusLost, window.__updates, window.__lostAt]")
     actions = sum(done.values())
-    print(f"keyboard game: {actions} actions {done}, {updates} updates, {keys.tabs} Tab presses, "
-          f"{keys.other} other keys, focus lost to <body> {lost} times {lost_at}")
+    print(f"keyboard game: {actions} actions {done}, {updates} updates, {keys.tabs} Tab presses "
+          f"{tabs_for}, {keys.other} other keys, focus lost to <body> {lost} times {lost_at}")
     assert done.get("buy") and done.get("take") and done.get("token_draft")
     assert lost == 0
-    assert keys.tabs < actions  # far fewer Tab presses than actions: shortcuts and arrow keys
+    # A turn takes no Tab at all (shortcuts and arrow keys); a dialog's answer a few at most.
+    assert sum(tabs_for.get(k, 0) for k in ("buy", "take", "reserve")) == 0, tabs_for
+    assert tabs_for.get("token_draft", 0) == 0, tabs_for
+    assert tabs_for.get("insurance", 0) <= dialog_stops, (tabs_for, dialog_stops)
 
 
 def test_screen_reader_names_of_cards_tokens_and_the_log(e2e_server, new_page):
