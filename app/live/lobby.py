@@ -12,11 +12,11 @@ from starlette.websockets import WebSocket
 
 from ..config import Settings
 from ..lobby import lobby_rooms, with_root
-from ..ratelimit import Limiter
+from ..ratelimit import parse_limits
 from ..refusals import Refusal
 from .events import RoomChanged
 from .outages import OutageLog
-from .sockets.connection import FLOOD, Connection, Hub, dumps
+from .sockets.connection import Connection, Hub, dumps
 from .sockets.frames import GONE, is_ping, next_frame, refuse
 
 log = logging.getLogger("osaka.live")
@@ -35,7 +35,7 @@ class LobbyFeed:
         self._sent: str | None = None
         self._dirty = asyncio.Event()
         self._outage = OutageLog(log, "the lobby feed")
-        self.flood = Limiter({FLOOD: settings.flood_limit})
+        self.flood = parse_limits(settings.flood_limit)  # FLOOD_LIMIT, per connection
 
     async def serve(self, ws: WebSocket) -> None:
         """The lobby feed: `{"type": "rooms", "rooms": [...]}` on connect and on every change."""

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
 import json
 import logging
 import time
@@ -22,7 +21,7 @@ from starlette.websockets import WebSocket
 
 from ...models import utcnow
 from ...prefix import root_of
-from ...ratelimit import Limiter
+from ...ratelimit import OwnWindows, RateLimitItem
 from ...ws_protocol import SEND_NOW
 
 log = logging.getLogger("osaka.hub")
@@ -30,9 +29,6 @@ CLOSE_TIMEOUT_S = 5.0
 #: Frames queued per connection before a slow one is dropped (1013): a reconnecting browser
 #: gets the whole state again, so a peer this far behind is better served by reconnecting.
 SEND_QUEUE_SIZE = 256
-#: The name of the per-connection message limit in a `Limiter` (FLOOD_LIMIT, app/config.py).
-FLOOD = "flood"
-_FLOOD_KEYS = itertools.count()  # one key per connection, never reused within a process
 
 
 def dumps(msg: dict[str, Any]) -> str:
@@ -58,7 +54,7 @@ class Connection:
     (`holds`; docs/protocol.md "Who holds a seat")."""
 
     def __init__(self, ws: WebSocket, *, room: str | None, seat: int | None,
-                 flood: Limiter | None = None, queue_size: int = SEND_QUEUE_SIZE,
+                 flood: list[RateLimitItem] | None = None, queue_size: int = SEND_QUEUE_SIZE,
                  holder: str | None = None):
         self.ws = ws
         self.room = room
@@ -77,7 +73,7 @@ class Connection:
         # The server's direct send (app/ws_protocol.py), when it offers one (not under a test client).
         extensions = (getattr(ws, "scope", None) or {}).get("extensions") or {}
         self._send_now: Callable[[str], bool] | None = extensions.get(SEND_NOW)
-        self._flood, self._flood_key = flood, str(next(_FLOOD_KEYS))
+        self._flood = OwnWindows(flood) if flood else None  # FLOOD_LIMIT, counted here
 
     def send(self, msg: dict[str, Any] | str) -> None:
         """Send one frame without waiting: at once when nothing is queued before it and the
@@ -104,10 +100,11 @@ class Connection:
                 and holders.get(seat) == self.holder)
 
     def allow(self) -> bool:
-        """Count one incoming message against the `FLOOD` limit of `flood` (FLOOD_LIMIT, fixed
-        windows of the `limits` library, app/ratelimit.py); False when the client floods.
-        Without `flood` every message is allowed."""
-        return self._flood is None or self._flood.allow(FLOOD, self._flood_key)
+        """Count one incoming message against the connection's `flood` limits (FLOOD_LIMIT:
+        `limits` items, counted in fixed windows of this connection's own, `OwnWindows`,
+        app/ratelimit.py); False when the client floods. Without `flood` every message is
+        allowed."""
+        return self._flood is None or self._flood.allow()
 
     async def _write(self) -> None:
         try:

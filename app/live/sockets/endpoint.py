@@ -18,14 +18,14 @@ from starlette.websockets import WebSocket
 from ... import rooms as R
 from ...config import Settings
 from ...db import database_unavailable
-from ...ratelimit import Limiter
+from ...ratelimit import parse_limits
 from ...refusals import Refusal
 from ...security import normalize_code
 from ..actions.path import Actions
 from ..chat import Chat
 from ..room.lock import Tables
 from ..room.presence import Presence, SeatChangedHands
-from .connection import FLOOD, Connection, Hub
+from .connection import Connection, Hub
 from .frames import GONE, next_message
 from .handshake import REFUSED_CLOSE_CODE, Admission, refuse_socket, same_origin, token_of
 
@@ -48,7 +48,7 @@ class RoomSockets:
         self.actions = actions
         self.chat = chat
         self.admission = Admission(settings.connect_seat_limit, settings.connect_address_limit)
-        self.flood = Limiter({FLOOD: settings.flood_limit})
+        self.flood = parse_limits(settings.flood_limit)  # FLOOD_LIMIT, per connection
 
     async def serve(self, ws: WebSocket, raw_code: str) -> None:
         """Run one room WebSocket from handshake to close."""
