@@ -9,7 +9,7 @@ PORT    ?= 8000
 STAMP      := $(VENV)/.stamp-install
 TEST_STAMP := $(VENV)/.stamp-install-test
 
-.PHONY: install install-test run migrate test test-debs lint clean bench screenshots icons
+.PHONY: install install-test run migrate test test-debs lint jstest clean bench screenshots icons
 
 install: $(STAMP)
 
@@ -61,9 +61,13 @@ $(NODE_STAMP): package.json package-lock.json
 	@touch $@
 
 lint: test-debs $(NODE_STAMP)
-	node_modules/.bin/eslint static/js
+	node_modules/.bin/eslint static/js tests/js
 
-test: install-test test-debs lint
+# The client's pure modules (the room page's store) under node's own test runner: no browser.
+jstest: test-debs
+	node --test tests/js/
+
+test: install-test test-debs lint jstest
 	$(VENV)/bin/pytest
 
 # Engine benchmark, then a short load run (SQLite, 25 and 100 rooms of 4 WebSocket players);

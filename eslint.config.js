@@ -1,5 +1,6 @@
 // ESLint (flat config) for the browser client: the recommended rules and lines of at most
-// 120 characters. `make lint` runs it (and `make test` before pytest).
+// 120 characters, and the same for the node tests of its pure modules (tests/js). `make lint`
+// runs it (and `make test` before pytest).
 import js from "@eslint/js";
 import globals from "globals";
 
@@ -16,5 +17,10 @@ export default [
     rules: {
       "max-len": ["error", { code: 120, ignoreUrls: true }],
     },
+  },
+  {
+    files: ["tests/js/**/*.js"],
+    languageOptions: { ecmaVersion: 2024, sourceType: "module", globals: { ...globals.node } },
+    rules: { "max-len": ["error", { code: 120 }] },
   },
 ];

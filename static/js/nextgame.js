@@ -14,7 +14,7 @@ import { isComputerSeat, nameTag } from "./common.js";
  * A frame from the room's socket while the result is on the page → true when it belongs to a
  * later game and was kept (ctx.ahead: {room, history, events, state, at}); false for the room
  * page to take it as usual. The held summary (ctx.room, the finished game's) gets the new one's
- * presence and chat setting, so its dots and the chat stay true.
+ * presence and chat setting (a `presence` action, roomstore.js), so its dots and the chat stay true.
  */
 export function hold(ctx, msg) {
   let a = ctx.ahead;
@@ -25,13 +25,7 @@ export function hold(ctx, msg) {
     }
     if (!a || a.room.game !== r.game) a = ctx.ahead = { room: r, history: null, events: [], state: null, at: 0 };
     a.room = r;
-    const held = ctx.room;
-    delete held.stale;
-    held.chat_spectators = r.chat_spectators;
-    for (const p of held.players) {
-      const q = r.players.find((x) => x.seat === p.seat && x.name === p.name);
-      if (q) Object.assign(p, { connected: q.connected, offline_s: q.offline_s, connected_s: q.connected_s });
-    }
+    ctx.dispatch({ type: "presence", room: r });  // the held summary's dots and chat setting (roomstore.js)
   } else if (!a) return false;
   else if (msg.type === "history") { a.history = msg; a.events = []; return true; }
   else if (msg.type === "event") { a.events.push(...(msg.events || [])); return true; }

@@ -5,7 +5,7 @@ import { h, render } from "../vendor/preact.js";
 import { toast, banner, appUrl } from "./dom.js";
 import { initI18n, t, onLangChange } from "./i18n.js";
 import { api, LiveSocket } from "./net.js";
-import { errorText, playerName } from "./common.js";
+import { errorText } from "./common.js";
 import { WaitingView, copyLink } from "./waiting.js";
 import { buildTable, renderTable, pruneSelection, turnText } from "./table.js";
 import { logEntries } from "./logview.js";
@@ -13,32 +13,34 @@ import { announce, keepFocus, installShortcuts, focusRow, ringFocus } from "./ke
 import { setClock, clockText, pauseClock } from "./clock.js";
 import { ChatPanel } from "./chat.js";
 import { handInView, watchFit } from "./fit.js";
+import { createStore, reduce, initialState, initialUi } from "./roomstore.js";
 
 const code = document.body.dataset.code;
 const root = document.getElementById("room-root");
 
+const store = createStore(reduce, initialState());
+/** What the page's views read and call (docs/ui.md "The room page's state"): the store's fields
+ *  as read-only getters (ctx.room, ctx.view, ctx.seat, ctx.events, …: only a frame through
+ *  `reduce` changes them; assigning one throws), the people's own state (initialUi) and the
+ *  page's calls. Sealed: a field no one declared cannot be added. */
 const ctx = {
-  room: null, view: null, version: 0, seat: null, pending: false,
-  sel: { market: null, pay: new Set(), discard: new Set(), goods: new Set() },
-  rove: {},          // per card row: the card id that is its Tab stop (keys.js)
-  inflight: null,    // the act message awaiting its answer (resent with its id after a reconnect)
-  online: false,     // the socket is open
-  fresh: true,       // (re)connected: the next `state` is the connect's, not an answer
-  dismissed: null,   // the decision dialog put aside with Escape (decide.js)
-  events: [],
-  act: null, hostBot: null, redraw: null, later: null,
-  roomAt: 0,  // performance.now() when the room summary arrived (its offline_s are from then)
-  feed: (m) => onMessage(m),
+  ...initialUi(),
+  act: null, hostBot: null, takeBack: null, redraw: null, later: null,
+  dispatch: (m) => store.dispatch(m, performance.now()),  // a page action into the store (roomstore.js)
+  feed: (m) => onMessage(m),  // a frame as if it had just come from the socket (nextgame.js)
+  hold: null,                 // keeps a later game's frames while the result is read (nextgame.js)
+  dialogKey: null, openDialog: null,  // the decision dialog's (decide.js, table.js)
 };
+for (const k of Object.keys(store.get())) {
+  Object.defineProperty(ctx, k, { get: () => store.get()[k], enumerable: true });
+}
+Object.seal(ctx);
 let mode = null;        // "waiting" | "table" | "missing"
 let waiting = null;     // WaitingView
 let parts = null;       // table parts
 let wasMine = false;
 let sock = null;
 let wasDown = false;
-// The server said it is restarting (`server_restarting`, before its 1012 close): the banner says
-// so instead of "connection lost" until the socket is back.
-let restarting = false;
 let chat = null;        // ChatPanel (chat.js), beside the log / under the waiting room
 
 // ---- sound (off by default; WebAudio beep when it becomes your decision) -----------------
@@ -74,9 +76,9 @@ function newId() {
 ctx.act = (action) => {
   // Sent now, or when the connection is back (body[data-pending] and a note say so); the
   // same id is resent after a reconnect: the server applies an id once (docs/protocol.md).
-  ctx.inflight = { type: "act", id: newId(), version: ctx.version, action };
-  ctx.pending = true;
-  if (!sock.send(ctx.inflight)) banner(t("conn.lost_move"));
+  const frame = { type: "act", id: newId(), version: ctx.version, action };
+  ctx.dispatch({ type: "sent", frame });
+  if (!sock.send(frame)) banner(t("conn.lost_move"));
   // A move uses up the selection; the next decision starts from a clean table.
   ctx.sel.market = null;
   ctx.sel.pay.clear(); ctx.sel.discard.clear(); ctx.sel.goods.clear();
@@ -126,7 +128,6 @@ function drawTitle(mine) {
 // lines are added to the live region).
 function drawLog() {
   if (!parts) return;
-  ctx.logCount = ctx.events.length;
   parts.log.dataset.start = ctx.view ? "1" : "";
   render(logEntries(ctx.view, ctx.room, ctx.events), parts.log);
   logToEnd();
@@ -183,75 +184,53 @@ function redraw() {
 // ---- messages --------------------------------------------------------------------------------
 function onMessage(msg) {
   if (ctx.hold && ctx.hold(msg)) return chat.draw();  // a later game's, kept while the result is read (nextgame.js)
+  if (msg.type === "chat") return chat.add(msg);
+  if (msg.type === "error") {
+    if (msg.code === "bad_token" && !msg.id && !ctx.forgotSeat) {  // refused: its cookie holds no seat any more
+      ctx.forgotSeat = true;  // once: after that the socket's own backoff applies
+      forgetSeat().then(() => sock && sock.reconnect());
+      return;
+    }
+    if (chat.refused(msg)) return;  // a refused chat message: said under the chat's box, text kept
+  }
+  // The frame's effect on the page's data is roomstore.js's `reduce`; what follows is drawing.
+  const was = ctx.dispatch(msg);
   switch (msg.type) {
     case "room": {
-      const first = !ctx.room;
-      if (!first && msg.room.game !== ctx.room.game) {  // play again
-        ctx.view = null; ctx.result = null; ctx.events = []; ctx.version = 0; ctx.resultShown = false;
+      if (was.room && msg.room.game !== was.room.game) {  // play again
+        ctx.resultShown = false;
         mode = null;  // the next game's table is a new one (nothing of the last game's stays on it)
       }
       const names = (room) => JSON.stringify(room.players.map((p) => p.name));
-      const nameChanged = !first && names(ctx.room) !== names(msg.room);
-      ctx.room = msg.room;
-      ctx.roomAt = performance.now();
-      ctx.seat = msg.room.you ?? null;
       redraw();
       chat.draw();
-      if (nameChanged) drawLog(true);
+      if (was.room && names(was.room) !== names(msg.room)) drawLog(true);
       break;
     }
-    // history and event frames hold only what this connection may see (the server filters them
-    // by visible_to, protocol.md): taken as they come.
     case "history":
-      ctx.events = msg.events || [];
-      if (typeof msg.version === "number") ctx.version = msg.version;
       drawLog(true);
       break;
     case "state":
-      ctx.view = msg.view;
-      ctx.result = msg.result || null;
-      ctx.version = msg.version;
-      if (ctx.fresh && ctx.inflight) sock.send(ctx.inflight);  // reconnected: resend, same id
-      else { ctx.answered = !!ctx.inflight; ctx.inflight = null; ctx.pending = false; }
-      ctx.fresh = false;
+      if (was.fresh && was.inflight) sock.send(was.inflight);  // reconnected: resend, same id
+      else ctx.answered = !!was.inflight;
       document.body.dataset.version = String(msg.version);
-      if (ctx.room && ctx.room.status === "waiting") ctx.room.status = msg.view.phase === "over" ? "over" : "playing";
-      if (ctx.view.seat !== undefined && ctx.view.seat !== null) ctx.seat = ctx.view.seat;
-      ctx.clock = msg.clock || null;
       setClock(ctx.clock, !!ctx.clock && ctx.seat !== null && ctx.clock.seat === ctx.seat, () => drawTitle(wasMine));
       redraw();
       break;
     case "event":
-      ctx.events.push(...(msg.events || []));
       drawLog(false);
-      break;
-    case "server_restarting":
-      restarting = true;
       break;
     case "seat_lost":
       // The seat changed hands (this browser's player left it, or it went to someone else):
       // from now on this page watches. A spectator's history and state follow; the room is
       // read again so the server deletes the stale seat cookie (the next socket is a spectator's).
-      ctx.seat = null; ctx.inflight = null; ctx.pending = false;
-      if (ctx.room) ctx.room.you = null;
-      ctx.events = ctx.events.filter((e) => e.visible_to === null || e.visible_to === undefined);
       toast(t("room.seat_lost"));
       forgetSeat();
       redraw();
       chat.draw();
       break;
-    case "chat":
-      chat.add(msg);
-      break;
     case "error":
-      if (msg.code === "bad_token" && !msg.id && !ctx.forgotSeat) {  // refused: its cookie holds no seat any more
-        ctx.forgotSeat = true;  // once: after that the socket's own backoff applies
-        forgetSeat().then(() => sock && sock.reconnect());
-        break;
-      }
-      if (chat.refused(msg)) break;  // a refused chat message: said under the chat's box, text kept
       // The refused move is no longer in flight; say why in the page's language.
-      if (!ctx.inflight || !msg.id || msg.id === ctx.inflight.id) { ctx.inflight = null; ctx.pending = false; }
       toast(errorText(msg.code, msg));
       redraw();
       break;
@@ -290,9 +269,7 @@ async function main() {
     drawSound(); redraw(); drawLog(true); chat.draw(); chat.setUnread(chat.unread);
   });
   try {
-    ctx.room = await api("GET", `/api/rooms/${encodeURIComponent(code)}`);
-    ctx.roomAt = performance.now();
-    ctx.seat = ctx.room.you ?? null;
+    ctx.dispatch({ type: "loaded", room: await api("GET", `/api/rooms/${encodeURIComponent(code)}`) });
   } catch (e) {
     if (e.status === 404) {
       mode = "missing";
@@ -307,16 +284,16 @@ async function main() {
   sock = new LiveSocket(`/ws/rooms/${encodeURIComponent(code)}`, {
     onMessage,
     onOpen() {
-      ctx.online = true; ctx.fresh = true;
+      ctx.dispatch({ type: "open" });
       if (wasDown) { banner(null); toast(t("conn.back"), "ok"); }
-      wasDown = false; restarting = false;
+      wasDown = false;
     },
     onDown() {
       // A move in flight stays pending and is resent after the reconnect.
-      wasDown = true; ctx.online = false;
-      if (ctx.room) ctx.room.stale = 1;
+      wasDown = true;
+      ctx.dispatch({ type: "down" });
       pauseClock();
-      banner(t(ctx.inflight ? "conn.lost_move" : restarting ? "conn.restarting" : "conn.lost"));
+      banner(t(ctx.inflight ? "conn.lost_move" : ctx.restarting ? "conn.restarting" : "conn.lost"));
       redraw();
     },
   });
@@ -324,4 +301,3 @@ async function main() {
 }
 
 main();
-export { ctx, playerName };
