@@ -112,17 +112,14 @@ export function initialUi() {
 }
 
 /** A store over `reduce`: get() -> the state; dispatch(msg, now) applies one frame or action
- *  and calls each subscriber (fn(state, before, msg)) when the state changed. */
+ *  and returns the state before it (the page draws from the difference, room.js). */
 export function createStore(reducer, state) {
-  const subs = [];
   return {
     get: () => state,
     dispatch(msg, now) {
       const before = state;
       state = reducer(state, msg, now);
-      if (state !== before) for (const fn of subs) fn(state, before, msg);
       return before;
     },
-    subscribe(fn) { subs.push(fn); },
   };
 }

@@ -74,14 +74,14 @@ def test_the_turn_clock_stands_still_while_the_server_is_away(new_page, tmp_path
         expect(page.locator("#banner")).to_be_hidden(timeout=20000)
         expect(clock).not_to_have_class(re.compile(r"\bpaused\b"))
         expect(clock).not_to_have_attribute("title", re.compile("."))
-        # The server's time, which the outage did not take off (within the second the page rounds
-        # up to, and the ~2 s protocol.md allows a restart).
+        # The page shows the server's time (within the second it rounds up to, and the ~2 s
+        # protocol.md allows a restart), and only the time a server ran came off the 60 s (a
+        # second of slack for the rounding); the frozen clock shows at most 60 s, so this holds
+        # for it too.
         server = _server_left_s(srv, code)
         ran = (stopped - started) + (time.monotonic() - restarted)  # the seconds a server ran, at most
         assert abs(_secs(clock.inner_text()) - server) <= 2, (clock.inner_text(), server)
-        # Only the time a server ran came off the 60 s (a second of slack for the page's rounding).
         assert server >= 60 - ran - 1, (frozen, server, ran)
-        assert server >= _secs(frozen) - ran - 1, (frozen, server, ran)
     finally:
         srv.stop()
 
