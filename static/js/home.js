@@ -4,8 +4,14 @@ import { toast, appUrl } from "./dom.js";
 import { initI18n, t, tn, onLangChange, listParts } from "./i18n.js";
 import { api, LiveSocket } from "./net.js";
 import { rememberedName, rememberName, validName, errorText, nameTag } from "./common.js";
+import { createStore } from "./store.js";
+import { initialLobby, reduceLobby } from "./lobbystore.js";
 
-let rooms = [];
+// The lobby's one store (lobbystore.js), filled from GET /api/rooms and the /ws/lobby frames, and
+// its one tree (the "Open rooms" section), drawn again after each message. The create form is
+// the server's markup; its script only reads it and says why a name was refused.
+const store = createStore(reduceLobby, initialLobby());
+function dispatch(m) { store.dispatch(m); drawLobby(); }
 
 /** The players of a lobby room, named as the room page names them ("Computer 2 (easy)"),
  *  each with its seat's colour and marker (names only from a server without `seats`). */
@@ -16,21 +22,36 @@ function names(r) {
 }
 
 // Drawn in place (keyed by room code), so a focused "Join" link keeps its focus on updates.
-function renderRooms() {
-  document.getElementById("lobby-empty").hidden = rooms.length > 0;
-  render(rooms.map((r) => h("li", { key: r.code, class: "room-item" },
+function lobbyView({ rooms, online }) {
+  return [
+    h("h2", { id: "lobby-h" }, h("span", null, t("home.open_rooms")), " ",
+      h("span", { id: "lobby-live", class: "live-dot" + (online ? " on" : ""), title: t("home.live") })),
+    h("p", { id: "lobby-empty", class: "muted", hidden: rooms.length > 0 }, t("home.no_rooms")),
+    h("ul", { id: "lobby-list", class: "room-list" }, rooms.map(roomItem)),
+  ];
+}
+
+function roomItem(r) {
+  return h("li", { key: r.code, class: "room-item" },
     h("div", { class: "room-main" },
       h("b", { class: "room-code" }, r.code),
       h("span", { class: "room-players" }, tn("home.players", { names: listParts(names(r)) })),
       h("span", { class: "muted" }, t("home.seats_free", { n: r.seats_free }))),
     h("a", { class: "btn", href: appUrl("/r/" + encodeURIComponent(r.code)),
-      "aria-label": t("home.join") + ": " + r.code }, t("home.join")),
-  )), document.getElementById("lobby-list"));
+      "aria-label": t("home.join") + ": " + r.code }, t("home.join")));
+}
+
+let drawn = false;
+function drawLobby() {
+  const el = document.getElementById("lobby");
+  if (!drawn) { el.textContent = ""; drawn = true; }  // the server's heading, shown until the script ran
+  render(lobbyView(store.get()), el);
 }
 
 async function main() {
   await initI18n();
-  onLangChange(renderRooms);
+  drawLobby();
+  onLangChange(drawLobby);
   const name = document.getElementById("create-name");
   if (!name.value) name.value = rememberedName();  // never overwrite what was typed already
   const err = document.getElementById("create-error");
@@ -55,14 +76,12 @@ async function main() {
 
   // Enabled only now, so an early click never submits the form natively.
   document.getElementById("create-btn").disabled = false;
-  try { rooms = await api("GET", "/api/rooms"); renderRooms(); } catch (e) { toast(errorText(e.code, e.fields)); }
-  const live = document.getElementById("lobby-live");
+  try { dispatch({ type: "loaded", rooms: await api("GET", "/api/rooms") }); }
+  catch (e) { toast(errorText(e.code, e.fields)); }
   const sock = new LiveSocket("/ws/lobby", {
-    onMessage(msg) {
-      if (msg.type === "rooms") { rooms = msg.rooms || []; renderRooms(); }
-    },
-    onOpen() { live.classList.add("on"); },
-    onDown() { live.classList.remove("on"); },
+    onMessage: dispatch,
+    onOpen() { dispatch({ type: "open" }); },
+    onDown() { dispatch({ type: "down" }); },
   });
   sock.connect();
 }

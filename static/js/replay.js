@@ -9,22 +9,21 @@ import { appUrl } from "./dom.js";
 import { cardEl, colorChip, COLORS } from "./cards.js";
 import { nameTag } from "./common.js";
 import { logLine } from "./logview.js";
+import { createStore } from "./store.js";
+import { initialReplay, reduceReplay } from "./replaystore.js";
 
 const code = document.body.dataset.code;
 const game = Number(document.body.dataset.game);
 const root = document.getElementById("replay-root");
-let data = null, room = null, step = 0, failed = null;  // failed: the refusal of the replay
-
-function go(k) {
-  if (!data) return;
-  step = Math.max(0, Math.min(data.steps.length - 1, k));
-  draw();
-}
+// The page's one store (replaystore.js) and its one tree, drawn again after each message.
+const store = createStore(reduceReplay, initialReplay());
+function dispatch(m) { store.dispatch(m); draw(); }
+const go = (to) => dispatch({ type: "go", to });
 
 function cards(ids, opts) { return h("div", { class: "rp-cards" }, ids.map((id) => cardEl(id, { small: true,
   ...opts }))); }
 
-function playerBox(p, seat, view) {
+function playerBox(room, p, seat, view) {
   const acting = view.phase !== "over" && view.to_act === seat;
   return h("section", { class: "panel rp-player" + (acting ? " acting" : ""), key: seat, "data-seat": seat },
     h("h3", null, nameTag(room, seat), acting ? h("span", { class: "badge" }, t("replay.to_act")) : null,
@@ -36,13 +35,20 @@ function playerBox(p, seat, view) {
       h("div", { class: "rp-cards" }, p.goods.map((g) => cardEl(g.card, { small: true, insured: g.insured })))));
 }
 
+/** The page's tree: nothing until the replay or its refusal came, then the one or the other. */
 function draw() {
+  const { data, failed } = store.get();
+  if (data) render(momentView(store.get()), root);
+  else if (failed) render(failedView(failed), root);
+}
+
+function momentView({ data, room, step }) {
   const s = data.steps[step], view = s.view, last = data.steps.length - 1;
   document.body.dataset.step = String(step);
   document.getElementById("replay-title").textContent = t("replay.title", { n: game });
   const btn = (id, label, to, off) => h("button", { type: "button", class: "btn", id, disabled: off,
     onClick: () => go(to) }, label);
-  render([
+  return [
     h("div", { class: "panel rp-bar" },
       btn("rp-first", "« " + t("replay.first"), 0, step === 0),
       btn("rp-prev", "◀ " + t("replay.prev"), step - 1, step === 0),
@@ -63,7 +69,7 @@ function draw() {
         COLORS.map((c) => h("span", { key: c, class: "rp-ship" }, colorChip(c, false), " ",
           t("loc." + view.ships[c])))),
       h("div", { class: "rp-row muted" }, t("table.draw_pile"), ": ", String(view.deck_size))),
-    h("div", { class: "rp-players" }, view.players.map((p, seat) => playerBox(p, seat, view))),
+    h("div", { class: "rp-players" }, view.players.map((p, seat) => playerBox(room, p, seat, view))),
     h("p", { class: "game-links" }, h("a", { class: "btn", href: appUrl("/r/" + encodeURIComponent(code)) },
       t("replay.back_room")), " ",
       h("a", { class: "btn small", id: "rp-json",
@@ -72,17 +78,18 @@ function draw() {
       h("a", { class: "btn small", id: "rp-txt",
         href: appUrl(`/api/rooms/${encodeURIComponent(code)}/games/${game}/record.txt`), download: "" },
         "⤓ " + t("res.txt"))),
-  ], root);
+  ];
 }
 
 // No replay (no such game, or not over yet): why, in the page's language, and the way back.
-function drawFailed() {
+function failedView(failed) {
   const text = failed.code === "game_not_over" ? t("replay.not_over") : gErr(failed);
-  render(h("section", { class: "panel" }, h("p", { id: "rp-error" }, text),
-    h("a", { class: "btn", href: appUrl("/r/" + encodeURIComponent(code)) }, t("replay.back_room"))), root);
+  return h("section", { class: "panel" }, h("p", { id: "rp-error" }, text),
+    h("a", { class: "btn", href: appUrl("/r/" + encodeURIComponent(code)) }, t("replay.back_room")));
 }
 
 document.addEventListener("keydown", (e) => {
+  const { data, step } = store.get();
   if (e.altKey || e.ctrlKey || e.metaKey || !data) return;
   const to = { ArrowRight: step + 1, ArrowLeft: step - 1, Home: 0, End: data.steps.length - 1 }[e.key];
   if (to === undefined) return;
@@ -93,21 +100,17 @@ document.addEventListener("keydown", (e) => {
 async function main() {
   await initI18n();
   await loadTexts();
-  onLangChange(async () => { await loadTexts(); if (data) draw(); else if (failed) drawFailed(); });
+  onLangChange(async () => { await loadTexts(); draw(); });
+  let data;
   try {
     data = await api("GET", `/api/rooms/${encodeURIComponent(code)}/games/${game}/replay`);
   } catch (e) {
-    failed = e;
     root.textContent = "";  // no "Loading…" under it
-    drawFailed();
+    dispatch({ type: "failed", error: e });
     return;
   }
-  // A record before `computer` marks a computer player by `bot_level` alone (app/replay.py).
-  room = { players: data.players.map((p) => {
-    const computer = p.computer ?? !!p.bot_level;
-    return { ...p, bot: computer, computer };
-  }) };
-  draw();
+  root.textContent = "";
+  dispatch({ type: "loaded", data });
 }
 
 main();

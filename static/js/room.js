@@ -13,7 +13,8 @@ import { announce, keepFocus, installShortcuts, focusRow, ringFocus } from "./ke
 import { setClock, clockText, pauseClock } from "./clock.js";
 import { ChatPanel } from "./chat.js";
 import { handInView, watchFit } from "./fit.js";
-import { createStore, reduce, initialState, initialUi } from "./roomstore.js";
+import { reduce, initialState, initialUi } from "./roomstore.js";
+import { createStore } from "./store.js";
 
 const code = document.body.dataset.code;
 const root = document.getElementById("room-root");

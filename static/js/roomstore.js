@@ -110,16 +110,3 @@ export function initialUi() {
     forgotSeat: false,    // a refused seat cookie was given up once (room.js)
   };
 }
-
-/** A store over `reduce`: get() -> the state; dispatch(msg, now) applies one frame or action
- *  and returns the state before it (the page draws from the difference, room.js). */
-export function createStore(reducer, state) {
-  return {
-    get: () => state,
-    dispatch(msg, now) {
-      const before = state;
-      state = reducer(state, msg, now);
-      return before;
-    },
-  };
-}

@@ -2,7 +2,8 @@
 // page's data, without a browser. `make test` runs it with node's test runner (`node --test`).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { reduce, initialState, initialUi, createStore } from "../../static/js/roomstore.js";
+import { reduce, initialState, initialUi } from "../../static/js/roomstore.js";
+import { createStore } from "../../static/js/store.js";
 
 const summary = (over = {}) => ({ code: "ABC", game: 1, status: "waiting", you: 0, chat_spectators: true,
   players: [{ seat: 0, name: "Ann", connected: true, offline_s: null, connected_s: 5 },
