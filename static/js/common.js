@@ -77,6 +77,16 @@ export function initialOf(name) {
   return ch && ch[0].toUpperCase();
 }
 
+/** A module loaded when it is first needed: `lazy(load)` gives `get(onLoad)`, which returns the
+ *  module once it is loaded, else null (loading it, then calling `onLoad`: the page draws again). */
+export function lazy(load) {
+  let mod = null, loading = null;
+  return (onLoad) => {
+    if (!mod && !loading) loading = load().then((m) => { mod = m; if (onLoad) onLoad(); });
+    return mod;
+  };
+}
+
 const NAME_KEY = "osaka_name";
 export function rememberedName() {
   try { return localStorage.getItem(NAME_KEY) || ""; } catch { return ""; }
