@@ -1,10 +1,8 @@
 // The room's chat (docs/protocol.md "Chat"): beside the game log, for players and
 // spectators (marked). Messages are drawn as text only (Preact text nodes, never HTML). Anyone
 // can mute another sender for themselves (remembered in localStorage per room). On a phone a
-// button in the top bar shows the messages not yet seen and jumps to the chat.
-// The messages are the store's (roomstore.js, the `chat` frames); what this page's person does
-// with them (the text in the box, the message sent last, the senders muted, the messages not
-// yet seen) is ctx.chat (initialUi). chatView and jumpView are parts of the room page's tree.
+// button in the top bar shows the messages not yet seen and jumps to the chat. The messages
+// are the store's (roomstore.js); the person's part is ctx.chat (initialChat).
 import { h } from "../vendor/preact.js";
 import { t } from "./i18n.js";
 import { PLAYER_COLORS, errorText, initialOf, isComputerSeat, nameTag, rememberName, rememberedName,
@@ -14,25 +12,25 @@ const MUTE_KEY = "osaka_mute";
 const ME = "me";
 const CODE = document.body.dataset.code;
 
-/** The chat's part of the page's own state (roomstore.js initialUi `chat`). */
+/** ctx.chat (roomstore.js initialUi). */
 export function initialChat() {
   let muted;
   try { muted = new Set(JSON.parse(localStorage.getItem(MUTE_KEY) || "[]")); } catch { muted = new Set(); }
   return {
-    text: "",        // what is typed in the box (kept when the chat moves beside the table, and on a refusal)
-    specName: null,  // a spectator's name (typed once; kept across redraws and visits)
+    text: "",        // what is typed in the box
+    specName: null,  // a spectator's name (typed once)
     // The message sent last ({id, text}) until it comes back or is refused: the typed text stays
     // in the box until then, so a refusal (the chat limit above all) loses nothing.
     sent: null,
     note: "",        // why the last message was refused, under the box (never a toast over it)
     waitUntil: 0, waitTimer: null,
     unread: 0, seen: true, muted,
-    toEnd: false,    // scroll the list to its newest message after the next drawing
+    toEnd: false,    // to the newest message after the next drawing
   };
 }
 
 /** A sender is a seat AND the name it sent under (a seat that changed hands is someone else). */
-function key(ctx, m) { return CODE + ":" + (m.seat !== null ? "s" + m.seat + ":" + m.name : "w" + m.name); }
+function key(m) { return CODE + ":" + (m.seat !== null ? "s" + m.seat + ":" + m.name : "w" + m.name); }
 
 /** Was `m` sent by this page's player: its seat now, under the name that seat has now. */
 function isMine(ctx, m) {
@@ -42,8 +40,7 @@ function isMine(ctx, m) {
   return m.seat === me && !!p && p.name === m.name;
 }
 
-/** A `chat` frame, after the store took it (`was`: the store before): our own message came
- *  back, and the count of messages not seen yet (on a phone, the chat out of view). */
+/** A `chat` frame the store took (`was`: the state before): ours came back; the count not seen yet. */
 export function chatArrived(ctx, was, frame) {
   const c = ctx.chat;
   c.toEnd = true;
@@ -53,7 +50,7 @@ export function chatArrived(ctx, was, frame) {
   for (const m of ctx.messages) {
     if (had.has(m.id)) continue;
     if (c.sent && isMine(ctx, m) && m.text === c.sent.text) delivered(ctx);
-    if (!isMine(ctx, m) && !c.muted.has(key(ctx, m))) fresh++;
+    if (!isMine(ctx, m) && !c.muted.has(key(m))) fresh++;
   }
   if (fresh && !c.seen) c.unread += fresh;
 }
@@ -101,7 +98,7 @@ function setNote(ctx, text) {
 }
 
 function toggleMute(ctx, m) {
-  const c = ctx.chat, k = key(ctx, m);
+  const c = ctx.chat, k = key(m);
   c.muted.has(k) ? c.muted.delete(k) : c.muted.add(k);
   try { localStorage.setItem(MUTE_KEY, JSON.stringify([...c.muted].slice(-200))); } catch { /* ignore */ }
   ctx.paint();
@@ -138,14 +135,13 @@ function senderName(ctx, m) {
     m.name);
 }
 
-// The panel's element: seen or not (on a phone the page may be scrolled away from it). One
-// ref function, so only a new element (the chat moved beside the table) is observed anew.
+// Is the panel in view (on a phone the page may be scrolled away from it)?
 let watched = null, io = null, chatRef = null;
 function watchRef(ctx) {
   return chatRef ||= (el) => {
     if (!el || el === watched) return;
     watched = el;
-    ctx.chat.toEnd = true;  // a new list (the chat moved beside the table): at its newest message
+    ctx.chat.toEnd = true;  // a new list (beside the table)
     if (!window.IntersectionObserver) return;
     io ||= new IntersectionObserver((es) => {
       ctx.chat.seen = es[es.length - 1].isIntersecting;
@@ -156,7 +152,7 @@ function watchRef(ctx) {
   };
 }
 
-/** After the page is drawn: the list shows its newest message when one came (or the chat moved). */
+/** After drawing: the list at its newest message when one came. */
 export function chatToEnd(ctx) {
   if (!ctx.chat.toEnd) return;
   ctx.chat.toEnd = false;
@@ -164,7 +160,7 @@ export function chatToEnd(ctx) {
   if (list) list.scrollTop = list.scrollHeight;
 }
 
-/** The top bar's button to the chat (on a phone), with the count of messages not seen. */
+/** The top bar's button to the chat (on a phone), with the count not seen. */
 export function jumpView(ctx) {
   const n = ctx.chat.unread;
   return h("button", { type: "button", class: "btn small chat-jump" + (n ? " has" : ""), id: "chat-jump",
@@ -177,15 +173,14 @@ export function jumpView(ctx) {
     } }, n ? t("chat.unread", { n }) : t("chat.title"));
 }
 
-/** The chat panel: the messages, the muted senders, the box (`send(frame)`: over the room
- *  socket), the host's switch for spectators (`onSpectators(open)`). */
+/** The chat panel; `send(frame)` over the socket, `onSpectators(open)`: the host's switch. */
 export function chatView(ctx, send, onSpectators) {
   const c = ctx.chat, room = ctx.room || {}, me = ctx.seat;
   const closed = me === null && room.chat_spectators === false;
   const isHost = me !== null && me === room.host_seat;
   const mutedNames = new Map();
   const items = ctx.messages.map((m) => {
-    const k = key(ctx, m);
+    const k = key(m);
     if (c.muted.has(k)) { mutedNames.set(k, m); return null; }
     return h("li", { key: m.id, class: "chat-msg" + (m.spectator ? " spect" : "") },
       senderName(ctx, m), m.spectator ? h("span", { class: "badge" }, t("chat.spectator")) : null, ": ",

@@ -1,8 +1,7 @@
 // The turn clock: the countdown of the seat to act, from the `clock` of each `state`
-// frame (docs/protocol.md; the server's clock decides). Shown in the top bar (#clock, the
-// Clock component of the room page's tree, which draws itself again at each tick) and, on your
-// own turn, in the tab title; screen readers hear it (the polite #announce region) at 30 and
-// 10 seconds left on your own turn, not at every tick. Paused while the socket is down.
+// frame (docs/protocol.md; the server's clock decides). Shown in the top bar (#clock, Clock)
+// and, on your own turn, in the tab title; screen readers hear it (the polite #announce region)
+// at 30 and 10 seconds left on your own turn, not at every tick. Paused while the socket is down.
 import { h, Component } from "../vendor/preact.js";
 import { t, onLangChange } from "./i18n.js";
 import { announce } from "./keys.js";
@@ -48,8 +47,7 @@ export function limitText(s) {
 
 onLangChange(draw);
 
-/** The top bar's countdown (hidden without a timer): drawn with the page, and again by itself at
- *  every tick (nothing else of the page changes then). */
+/** The top bar's countdown (hidden without a timer). */
 export class Clock extends Component {
   componentDidMount() { shown = this; }
   componentWillUnmount() { if (shown === this) shown = null; }

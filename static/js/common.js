@@ -77,8 +77,7 @@ export function initialOf(name) {
   return ch && ch[0].toUpperCase();
 }
 
-/** A module loaded when it is first needed: `lazy(load)` gives `get(onLoad)`, which returns the
- *  module once it is loaded, else null (loading it, then calling `onLoad`: the page draws again). */
+/** lazy(load) -> get(onLoad): the module once loaded, else null (it loads, then onLoad()). */
 export function lazy(load) {
   let mod = null, loading = null;
   return (onLoad) => {

@@ -1,8 +1,7 @@
 // Decisions outside the turn: the token draft (R-setup-5) and insurance at the Black Tide
 // (R-pay-6, drawn by insure.js), in the native <dialog> opened with showModal(): focus moves in and stays in
 // (the page behind is inert); Escape closes it and "Decide…" (key D) in the action bar
-// opens it again; when it closes, focus returns where it was. The dialog is part of the room
-// page's tree (dialogView); room.js opens or closes it after each redraw (syncDialog).
+// opens it again; when it closes, focus returns where it was. room.js opens it (syncDialog).
 import { h } from "../vendor/preact.js";
 import { t } from "./i18n.js";
 import { COLORS, SYMBOL } from "./cards.js";
@@ -36,22 +35,20 @@ function insureBody(ctx) {
   return null;
 }
 
-/** The decision dialog's body: the draft's or the insurance's while this seat has one that was
- *  not put aside with Escape (`ctx.dismissed`), else null (the dialog is then closed). */
+/** The draft's or the insurance's body, unless put aside with Escape (`ctx.dismissed`); else null. */
 function dialogBody(ctx) {
   const key = dialogKey(ctx);
   return key && ctx.dismissed !== key ? (ctx.view.phase === "token_draft" ? draftView(ctx) : insureBody(ctx)) : null;
 }
 
-/** The <dialog> (opened with showModal() by syncDialog, after the page is drawn): Escape puts
- *  the decision aside; closing it returns the focus. */
+/** The <dialog>: Escape puts the decision aside; closing it returns the focus. */
 export function dialogView(ctx) {
   return h("dialog", { class: "dialog", id: "decision", "aria-labelledby": "dlg-h",
     onCancel: () => { ctx.dismissed = dialogKey(ctx); },
     onKeyDown: (ev) => trapTab(ev, ev.currentTarget), onClose: () => closed(ctx) }, dialogBody(ctx));
 }
 
-/** Open the drawn dialog (`dlg`) while it has a body, close it when it has none. */
+/** After drawing: open the dialog (`dlg`) while it has a body, else close it. */
 export function syncDialog(ctx, dlg) {
   if (!dlg) return;
   const want = dialogBody(ctx) !== null;

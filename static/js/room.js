@@ -1,14 +1,10 @@
 // The room page controller: one WebSocket (/ws/rooms/{code}) feeds the waiting room, the
 // game table and the result. Reconnects by itself; a reload finds the seat again through
-// the HttpOnly cookie the server set at create/join.
-// The page is one Preact tree (RoomPage: the top bar with the room's code, the turn, the clock,
-// the chat button and the sound switch; then the waiting room, the table or "no such room"),
-// drawn by `draw()` below into #room-root, the only place of this page that calls render.
-// What happens to the DOM besides (the focus, the log's scroll, the dialog's showModal, the
-// title, sound) happens after that render, in `redraw()` and `paint()`.
+// the HttpOnly cookie the server set at create/join. The page is one Preact tree (RoomPage),
+// drawn by draw() into #room-root; focus, scrolling, the dialog's showModal come after it.
 import { h, render, Component, Fragment } from "../vendor/preact.js";
 import { toast, banner, appUrl } from "./dom.js";
-import { initI18n, t, onLangChange, setLang, currentLang, LANGS } from "./i18n.js";
+import { initI18n, t, onLangChange } from "./i18n.js";
 import { api, LiveSocket } from "./net.js";
 import { errorText } from "./common.js";
 import { waitingView, copyLink } from "./waiting.js";
@@ -31,8 +27,7 @@ const store = createStore(reduce, initialState());
 const ctx = {
   ...initialUi(),
   act: null, hostBot: null, takeBack: null, later: null,
-  redraw: () => redraw(),     // draw the page again after a change of its data or of the person's state
-  paint: () => paint(),       // the same for the log and the chat only (the table as it was)
+  redraw: () => redraw(), paint: () => paint(),  // paint: the table's kept parts as they were
   dispatch: (m) => store.dispatch(m, performance.now()),  // a page action into the store (roomstore.js)
   feed: (m) => onMessage(m),  // a frame as if it had just come from the socket (nextgame.js)
   hold: null,                 // keeps a later game's frames while the result is read (nextgame.js)
@@ -45,9 +40,9 @@ Object.seal(ctx);
 ctx.chat = initialChat();
 ctx.dialogKey = () => dialogKey(ctx);
 ctx.openDialog = () => openDialog(ctx);
-let mode = null;        // what the page shows: null (loading), "waiting", "table" or "missing"
-let tableAt = 0;        // counts redraw()s: the table's kept parts draw again only then
-let onPage = null;      // the table on the page after the last drawing ("table:<game>")
+let mode = null;        // null (loading), "waiting", "table" or "missing"
+let tableAt = 0;        // counts redraw()s (Keep)
+let onPage = null;      // the table drawn last ("table:<game>")
 let wasMine = false;
 let sock = null;
 let wasDown = false;
@@ -93,7 +88,7 @@ ctx.hostBot = async (seat, level) => {
   catch (e) { toast(errorText(e.code, e.fields)); }  // not_yet: its retry_after_s field
 };
 ctx.takeBack = async () => {
-  try { await api("DELETE", `/api/rooms/${encodeURIComponent(code)}/seats/${ctx.seat}`); }
+  try { await api("DELETE", `/api/rooms/${encodeURIComponent(code)}/seats/${ctx.seat}/bot`); }
   catch (e) { toast(errorText(e.code, e.fields)); }
 };
 // One pending "redraw later" (e.g. when a player may hand an offline seat to a computer).
@@ -111,16 +106,14 @@ async function chatSpectators(open) {
   catch (e) { toast(errorText(e.code, e.fields)); }
 }
 
-// ---- the page's tree -------------------------------------------------------------------------
-/** A part of the table drawn again only by redraw() (a new log line or chat message leaves it
- *  as it was: the table changes with the game's state that follows its events). */
+/** A part of the table drawn again only by redraw(), not for a log line or chat message (paint). */
 class Keep extends Component {
   shouldComponentUpdate(next) { return next.at !== this.props.at; }
   render() { return this.props.view(); }
 }
 const kept = (view) => h(Keep, { at: tableAt, view });
 
-/** The top bar's text: whose turn or decision it is ({text, mine, nodes}), null before the room is known. */
+/** Whose turn or decision it is ({text, mine, nodes}); null before the room is known. */
 function turnOf() {
   if (!ctx.room) return null;
   if (ctx.room.status === "waiting") return { text: t("turn.waiting"), mine: false };
@@ -128,42 +121,31 @@ function turnOf() {
 }
 
 function soundView() {
-  // A speaker (with waves when on, crossed out when off) and the words "Sound: on"; a phone
-  // shows the speaker and the state ("on" / "off"), "Sound:" stays in the button's name.
+  // A speaker (waves: on, crossed out: off), "Sound: on"; a phone hides "Sound:" but in the name.
   return h("button", { type: "button", class: "btn small icon" + (ctx.sound ? "" : " off"), id: "sound-btn",
     "aria-pressed": String(ctx.sound), title: t("room.sound"), onClick: toggleSound },
   h("span", { class: "ico", "aria-hidden": "true" }), h("span", { class: "btn-text" }, t("room.sound_word") + " "),
   h("span", { class: "snd-state" }, t(ctx.sound ? "room.on" : "room.off")));
 }
 
-/** The top bar (as on every page: the brand, How to play, EN|DE and the banner's row, whose text
- *  dom.js banner() writes), with the room's part between. */
+// The page chrome (brand, How to play, EN|DE, the banner) stays the server's; the tree's top bar takes it in.
+const chrome = [".topbar > .brand", ".topnav", "#banner"].map((q) => document.querySelector(q));
+function chromeRef(el) {
+  if (el && el.firstChild !== chrome[0]) { el.prepend(chrome[0]); el.append(chrome[1], chrome[2]); }
+}
+
 function topBar() {
   const tt = turnOf();
-  return h("header", { class: "topbar" },
-    h("a", { class: "brand", href: appUrl("/") }, t("app.name")),
-    mode === "missing" ? null : [
-      h("div", { class: "roominfo", key: "info" },
-        h("span", { class: "code-label" }, h("span", null, t("room.room")), " ", h("b", { id: "room-code" }, code)),
-        h("button", { type: "button", class: "btn small", id: "copy-top", onClick: () => copyLink(code) },
-          t("room.copy_link"))),
-      h("div", { id: "turn", class: "turn" + (tt && tt.mine ? " mine" : ""), key: "turn" },
-        tt && (tt.nodes || tt.text)),
-      h(Clock, { key: "clock" }),
-      jumpView(ctx),
-      soundView(),
-    ],
-    h("nav", { class: "topnav" },
-      h("a", { class: "help", href: appUrl("/how-to-play"), title: t("nav.howto_title"), target: "_blank",
-        rel: "noopener" }, h("span", { class: "help-q", "aria-hidden": "true" }, "?"),
-      h("span", { class: "help-text" }, t("nav.howto"))),
-      h("span", { class: "lang", role: "group", "aria-label": t("nav.language") }, LANGS.map((l) => {
-        const name = l === "de" ? "Deutsch" : "English";
-        return h("button", { type: "button", class: "lang-btn", "data-lang": l, lang: l, title: name, key: l,
-          "aria-pressed": String(currentLang() === l), onClick: () => setLang(l) }, l.toUpperCase(),
-        h("span", { class: "sr" }, " (" + name + ")"));
-      }))),
-    h("div", { id: "banner", class: "banner", role: "status", "aria-live": "polite", hidden: true }));
+  return h("header", { class: "topbar", ref: chromeRef }, mode === "missing" ? null : [
+    h("div", { class: "roominfo", key: "info" },
+      h("span", { class: "code-label" }, h("span", null, t("room.room")), " ", h("b", { id: "room-code" }, code)),
+      h("button", { type: "button", class: "btn small", id: "copy-top", onClick: () => copyLink(code) },
+        t("room.copy_link"))),
+    h("div", { id: "turn", class: "turn" + (tt && tt.mine ? " mine" : ""), key: "turn" }, tt && (tt.nodes || tt.text)),
+    h(Clock, { key: "clock" }),
+    jumpView(ctx),
+    soundView(),
+  ]);
 }
 
 // The log sticks to its newest line unless the player scrolled up to read.
@@ -188,7 +170,7 @@ function mainView() {
   }
   const chat = chatView(ctx, sendChat, chatSpectators);
   if (mode === "waiting") return [waitingView(ctx, () => sock.reconnect()), chat];
-  // The next game's table is a new one (nothing of the last game's stays on it).
+  // The next game's table is a new one.
   if (mode === "table") return h(Fragment, { key: "table:" + ctx.room.game }, tableView(ctx, kept, chat, logRef));
   return h("p", { class: "muted", key: "loading" }, t("room.loading"));
 }
@@ -197,7 +179,6 @@ function RoomPage() {
   return [topBar(), h("main", { id: "main" }, mainView())];
 }
 
-/** The one render of the page. */
 function draw() { render(h(RoomPage), root); }
 
 // ---- drawing ---------------------------------------------------------------------------------
@@ -208,21 +189,19 @@ function drawTitle(mine) {
     "— " : "") + t("room.room") + " " + code + " — " + t("app.name");
 }
 
-/** Draw the page again for a new log line or chat message (the table's kept parts as they were). */
 function paint() {
   draw();
   logToEnd();
   chatToEnd(ctx);
 }
 
-/** Draw the whole page again from the store and the person's state. */
 function redraw() {
   document.body.dataset.pending = ctx.pending ? "1" : "0";
   // Testing hook: what this page must decide now ("turn", "token_draft", "insurance" or "").
   const v = ctx.view;
   document.body.dataset.decision = v && ctx.seat !== null && v.phase !== "over" && v.to_act === ctx.seat ? v.phase : "";
   if (ctx.room && mode !== "missing") {
-    // The table comes with the game's first state (until then the page stays as it was).
+    // The table comes with the game's first state.
     if (ctx.room.status === "waiting") {
       if (mode !== "waiting") ctx.waiting = initialUi().waiting;
       mode = "waiting";
@@ -238,13 +217,12 @@ function redraw() {
     const fresh = onPage !== "table:" + ctx.room.game;
     onPage = "table:" + ctx.room.game;
     const drawTable = () => { draw(); syncDialog(ctx, document.getElementById("decision")); };
-    // A new table takes the place of the waiting room (its focused Start button is gone: see
-    // below); on a table that stays, the focus stays on the same control (keys.js).
+    // On a table that stays, the focus stays on the same control (keys.js).
     if (fresh) drawTable(); else keepFocus(drawTable, "#actionbar button");
     if (fresh) watchFit([document.querySelector(".topbar"), document.getElementById("actionbar"),
       document.getElementById("me")], () => wasMine);
     // After the answer to a move the focus shows where it is (a card or a bar button), also
-    // when the move was made with the mouse.
+    // after a mouse click.
     if (ctx.answered) { ctx.answered = false; const a = document.activeElement;
       if (a && a.closest("#actionbar, [data-row]")) ringFocus(a); }
     // The game began under the player's focus (the Start button is gone): on to their hand.

@@ -13,8 +13,8 @@
  *  /api/rooms/{code} or the `room` frame, docs/protocol.md), `roomAt` the performance.now() ms
  *  it came at (its offline_s count from then), `view`/`result`/`version`/`clock` the last
  *  `state` frame's, `seat` this page's seat (null: watching), `events` the log this
- *  connection may see (the server filters it by visible_to), `messages` the chat's (the last
- *  200, oldest first, each once by its id), `inflight` the `act` frame
+ *  connection may see (the server filters it by visible_to), `messages` the chat's last 200,
+ *  `inflight` the `act` frame
  *  awaiting its answer (resent with the same id after a reconnect), `fresh` true from a
  *  (re)connect until its first `state`. */
 export function initialState() {
@@ -56,7 +56,7 @@ export function reduce(s, m, now = 0) {
     case "event":
       return freeze({ ...s, events: [...s.events, ...(m.events || [])] });
     case "chat": {
-      // The history on (re)connect replaces the messages; new ones are added once (by id).
+      // history (on connect) replaces them; a message comes once (by id)
       const have = m.history ? [] : s.messages, ids = new Set(have.map((x) => x.id));
       const add = (m.messages || []).filter((x) => !ids.has(x.id) && ids.add(x.id));
       return freeze({ ...s, messages: [...have, ...add].slice(-200) });
@@ -115,10 +115,9 @@ export function initialUi() {
     answered: false,      // a move was just answered: its focus is shown (room.js)
     resultShown: false,   // the result took the focus once (room.js)
     forgotSeat: false,    // a refused seat cookie was given up once (room.js)
-    // joining (the refusal of a name), adding a computer player, starting (waiting.js)
-    waiting: { joinError: "", joining: false, adding: false, starting: false },
-    chat: null,           // the text typed, the message sent last, muted senders, unread (chat.js initialChat)
-    sound: false,         // the beep at your decision is on (room.js, remembered in localStorage)
+    waiting: { joinError: "", joining: false, adding: false, starting: false },  // (waiting.js)
+    chat: null,           // the text typed, muted senders, unread… (chat.js initialChat)
+    sound: false,         // the beep at your decision (room.js)
   };
 }
 

@@ -1,7 +1,7 @@
 // The game table (R-info: drawn only from this seat's player view): route, Market, Farm,
 // piles, players, your hand and merchandise, the action bar (bar.js), the decision dialog
-// (decide.js), the result: view functions of the room page's one Preact tree (room.js), which
-// updates them in place, so focus and selection stay on the same control across updates.
+// (decide.js), the result: views of the room page's tree (room.js), drawn in place, so focus
+// and selection stay on the same control across updates.
 // `ctx` is owned by room.js: {room, view, seat, sel: {market, pay: Set, discard: Set, goods: Set}, rove,
 //   act(action), pending, inflight, hostBot(seat, level), redraw(), later(ms)}
 import { h } from "../vendor/preact.js";
@@ -36,8 +36,7 @@ function row(ctx, id, labelId, cards) {
     "aria-labelledby": labelId, ref: wireRow(ctx) }, cards);
 }
 
-/** What the table marks as changed since your last turn (ctx.changes, ctx.turnsPlayed), worked out
- *  when the table is drawn again (room.js's redraw, not for a log line alone). After a reload,
+/** What changed since your last turn (ctx.changes, ctx.turnsPlayed), for redraw(). After a reload,
  *  what this tab had drawn already stays marked but does not move again. */
 export function tableChanges(ctx) {
   const w = ctx.view, room = ctx.room, events = ctx.events || [];
@@ -48,12 +47,9 @@ export function tableChanges(ctx) {
   ctx.turnsPlayed = turnsPlayed(events, ctx.seat);
 }
 
-/**
- * The table: two columns on a desktop (the game on the left; players and the log on the right,
- * the log always in view with its own scroll), one column on a phone in the same order; then
- * the decision dialog. `kept(view)` draws a part that changes only with the table (room.js:
- * not for a new log line or chat message); `chat` is the chat panel, beside the log.
- */
+/** The table: two columns on a desktop (the game on the left; players and the log on the right,
+ *  the log always in view with its own scroll), one column on a phone in the same order; then
+ *  the dialog. `kept(view)`: a part room.js's paint() leaves as it was; `chat` beside the log. */
 export function tableView(ctx, kept, chat, logRef) {
   const w = ctx.view;
   const over = w.phase === "over";

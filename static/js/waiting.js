@@ -1,7 +1,6 @@
 // The room before the start: seats, copy link + QR code, join form, Start and "add a bot"
-// for the host: a view of the room page's tree, drawn again with it (in place, so a
-// half-typed name and the focus survive updates). What its person is doing (joining, the
-// refusal of a name) is ctx.waiting (roomstore.js initialUi).
+// for the host: a view of the room page's tree, drawn in place (a half-typed name and the
+// focus survive updates); the person's part is ctx.waiting.
 import { h } from "../vendor/preact.js";
 import { toast, appUrl } from "./dom.js";
 import { t, tn } from "./i18n.js";
