@@ -19,13 +19,12 @@ export function initialChat() {
   return {
     text: "",        // what is typed in the box
     specName: null,  // a spectator's name (typed once)
-    // The message sent last ({id, text}) until it comes back or is refused: the typed text stays
-    // in the box until then, so a refusal (the chat limit above all) loses nothing.
-    sent: null,
+    sent: null,      // {id, text} sent last, until it comes back (the box keeps it) or is refused
     note: "",        // why the last message was refused, under the box (never a toast over it)
     waitUntil: 0, waitTimer: null,
     unread: 0, seen: true, muted,
     toEnd: false,    // to the newest message after the next drawing
+    live: false,     // the socket brought the room: a message can go
   };
 }
 
@@ -179,6 +178,7 @@ export function chatView(ctx, send, onSpectators) {
   const closed = me === null && room.chat_spectators === false;
   const isHost = me !== null && me === room.host_seat;
   const mutedNames = new Map();
+  if (!c.live) return h("section", { class: "panel chatbox", key: "chat", ref: watchRef(ctx) });
   const items = ctx.messages.map((m) => {
     const k = key(m);
     if (c.muted.has(k)) { mutedNames.set(k, m); return null; }

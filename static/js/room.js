@@ -221,8 +221,7 @@ function redraw() {
     if (fresh) drawTable(); else keepFocus(drawTable, "#actionbar button");
     if (fresh) watchFit([document.querySelector(".topbar"), document.getElementById("actionbar"),
       document.getElementById("me")], () => wasMine);
-    // After the answer to a move the focus shows where it is (a card or a bar button), also
-    // after a mouse click.
+    // After the answer to a move the focus shows where it is, also after a mouse click.
     if (ctx.answered) { ctx.answered = false; const a = document.activeElement;
       if (a && a.closest("#actionbar, [data-row]")) ringFocus(a); }
     // The game began under the player's focus (the Start button is gone): on to their hand.
@@ -247,6 +246,7 @@ function redraw() {
 // ---- messages --------------------------------------------------------------------------------
 function onMessage(msg) {
   if (ctx.hold && ctx.hold(msg)) { ctx.chat.toEnd = true; return paint(); }  // a later game's, kept (nextgame.js)
+  if (msg.type === "chat" || msg.type === "room") ctx.chat.live = true;
   if (msg.type === "chat") {
     chatArrived(ctx, ctx.dispatch(msg), msg);
     return paint();

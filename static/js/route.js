@@ -23,8 +23,7 @@ function shipShape(color) {
     h("path", { class: "hull", d: "M-21-3h42l-7 12h-28Z" }));
 }
 
-/** A space's name label: the full name, or its short form (`short`: shown instead on a phone,
- *  "Ensh. I"; CSS picks one); the full name is always its aria-label. */
+/** A space's label: the full name or (`short`, on a phone: CSS) "Ensh. I"; aria-label: the full name. */
 function label(i, x, short) {
   const full = t("loc." + i), sh = t("loc." + i + "_short");
   const text = short && !sh.startsWith("loc.") ? sh : full;
@@ -35,10 +34,8 @@ function label(i, x, short) {
     textLength: fit ? String(SP - 28) : null, lengthAdjust: fit ? "spacingAndGlyphs" : null }, text);
 }
 
-/** The route map (an <svg> vnode) with the ships (`{"red": 0..5, …}`) in place. `moved`:
- *  {color: location it left} for ships that moved since your last turn: they get a wake from
- *  there (and rock, unless their colour is in `quiet`: shown before a reload). `attrs`: more
- *  attributes of the <svg>. */
+/** The map (<svg>) with the ships (`{"red": 0..5, …}`). `moved`: {color: location it left} since your
+ *  last turn: a wake from there (and a rock, unless in `quiet`: shown before a reload). */
 export function routeView(ships, moved = {}, quiet = new Set(), attrs = {}) {
   const spaces = [];
   for (let i = 0; i < 6; i++) {
