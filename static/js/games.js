@@ -39,7 +39,8 @@ const again = (room) => post(`/api/rooms/${enc(room.code)}/again`, { game: room.
 
 /** The notice of the next game at the top of the result (nextgame.js). */
 export function notice(ctx) {
-  return ctx.room ? noticeView(ctx, () => again(ctx.room)) : null;
+  const room = ctx.room;  // the finished game's (moving on first makes ctx.room the next one's)
+  return room ? noticeView(ctx, () => again(room)) : null;
 }
 
 /** The end screen's explanation and buttons (the result panel's #result-more). */
