@@ -1,11 +1,13 @@
 // The turn clock: the countdown of the seat to act, from the `clock` of each `state`
-// frame (docs/protocol.md; the server's clock decides). Shown in the top bar (#clock) and,
-// on your own turn, in the tab title; screen readers hear it (the polite #announce region)
+// frame (docs/protocol.md; the server's clock decides). Shown in the top bar (#clock, Clock)
+// and, on your own turn, in the tab title; screen readers hear it (the polite #announce region)
 // at 30 and 10 seconds left on your own turn, not at every tick. Paused while the socket is down.
+import { h, Component } from "../vendor/preact.js";
 import { t, onLangChange } from "./i18n.js";
 import { announce } from "./keys.js";
 
 let clock = null, at = 0, timer = null, said = new Set(), mine = false, onTick = null, stop = null;
+let shown = null;  // the Clock on the page
 const now = () => stop ?? performance.now();
 
 /** A new `clock` (or null) from a state frame; `isMine`: it is this page's decision;
@@ -45,17 +47,22 @@ export function limitText(s) {
 
 onLangChange(draw);
 
-function draw() {
-  const el = document.getElementById("clock"), s = leftS(), paused = stop !== null;
-  if (el) {
-    el.hidden = s === null;
-    el.textContent = s === null ? "" : clockText();
-    el.title = paused ? t("timer.paused") : "";
-    el.setAttribute("aria-label", t("timer.left") + " " + clockText() + (paused ? " (" + el.title + ")" : ""));
-    el.classList.toggle("low", s !== null && s <= 10 && !paused);
-    el.classList.toggle("mine", mine);
-    el.classList.toggle("paused", paused);
+/** The top bar's countdown (hidden without a timer). */
+export class Clock extends Component {
+  componentDidMount() { shown = this; }
+  componentWillUnmount() { if (shown === this) shown = null; }
+  render() {
+    const s = leftS(), paused = stop !== null, text = s === null ? "" : clockText();
+    const title = paused ? t("timer.paused") : "";
+    return h("span", { id: "clock", class: "clock" + (s !== null && s <= 10 && !paused ? " low" : "")
+      + (mine ? " mine" : "") + (paused ? " paused" : ""), role: "timer", hidden: s === null, title,
+    "aria-label": t("timer.left") + " " + text + (paused ? " (" + title + ")" : "") }, text);
   }
+}
+
+function draw() {
+  const s = leftS();
+  if (shown) shown.forceUpdate();
   for (const n of [30, 10]) {
     if (mine && s !== null && s <= n && s > 0 && !said.has(n)) { said.add(n); if (s > n - 2) announce(t("timer.say",
       { n })); }

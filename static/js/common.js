@@ -77,6 +77,15 @@ export function initialOf(name) {
   return ch && ch[0].toUpperCase();
 }
 
+/** lazy(load) -> get(onLoad): the module once loaded, else null (it loads, then onLoad()). */
+export function lazy(load) {
+  let mod = null, loading = null;
+  return (onLoad) => {
+    if (!mod && !loading) loading = load().then((m) => { mod = m; if (onLoad) onLoad(); });
+    return mod;
+  };
+}
+
 const NAME_KEY = "osaka_name";
 export function rememberedName() {
   try { return localStorage.getItem(NAME_KEY) || ""; } catch { return ""; }

@@ -1,8 +1,8 @@
 // Decisions outside the turn: the token draft (R-setup-5) and insurance at the Black Tide
 // (R-pay-6, drawn by insure.js), in the native <dialog> opened with showModal(): focus moves in and stays in
 // (the page behind is inert); Escape closes it and "Decide…" (key D) in the action bar
-// opens it again; when it closes, focus returns where it was.
-import { h, render } from "../vendor/preact.js";
+// opens it again; when it closes, focus returns where it was. room.js opens it (syncDialog).
+import { h } from "../vendor/preact.js";
 import { t } from "./i18n.js";
 import { COLORS, SYMBOL } from "./cards.js";
 import { ringFocus } from "./keys.js";
@@ -35,16 +35,23 @@ function insureBody(ctx) {
   return null;
 }
 
-/**
- * Draw the decision dialog (`dlg`, a <dialog>) and open or close it: open while this seat
- * has a draft or insurance decision that was not put aside with Escape (`ctx.dismissed`).
- */
-export function syncDialog(ctx, dlg) {
+/** The draft's or the insurance's body, unless put aside with Escape (`ctx.dismissed`); else null. */
+function dialogBody(ctx) {
   const key = dialogKey(ctx);
-  const body = key && ctx.dismissed !== key ? (ctx.view.phase === "token_draft" ? draftView(ctx) : insureBody(ctx))
-    : null;
-  const want = body !== null;
-  render(body, dlg);
+  return key && ctx.dismissed !== key ? (ctx.view.phase === "token_draft" ? draftView(ctx) : insureBody(ctx)) : null;
+}
+
+/** The <dialog>: Escape puts the decision aside; closing it returns the focus. */
+export function dialogView(ctx) {
+  return h("dialog", { class: "dialog", id: "decision", "aria-labelledby": "dlg-h",
+    onCancel: () => { ctx.dismissed = dialogKey(ctx); },
+    onKeyDown: (ev) => trapTab(ev, ev.currentTarget), onClose: () => closed(ctx) }, dialogBody(ctx));
+}
+
+/** After drawing: open the dialog (`dlg`) while it has a body, else close it. */
+export function syncDialog(ctx, dlg) {
+  if (!dlg) return;
+  const want = dialogBody(ctx) !== null;
   if (want && !dlg.open) {
     const a = document.activeElement;
     ctx.returnFocus = a && a !== document.body && !dlg.contains(a) ? a : null;
@@ -52,29 +59,28 @@ export function syncDialog(ctx, dlg) {
   } else if (!want && dlg.open) dlg.close();
 }
 
-/** Wire the dialog once: Escape puts the decision aside; closing returns the focus. */
-export function wireDialog(ctx, dlg) {
-  dlg.addEventListener("cancel", () => { ctx.dismissed = dialogKey(ctx); });
-  // Tab and Shift+Tab wrap around inside the dialog (not out to the browser's address bar).
-  dlg.addEventListener("keydown", (ev) => {
-    if (ev.key !== "Tab") return;
-    const all = [...dlg.querySelectorAll("button, [href], select, input, " +
-      "[tabindex]:not([tabindex='-1'])")].filter((e) => e.getClientRects().length);
-    const edge = ev.shiftKey ? all[0] : all[all.length - 1];
-    if (all.length && document.activeElement === edge) {
-      ev.preventDefault();
-      (ev.shiftKey ? all[all.length - 1] : all[0]).focus();
-    }
-  });
-  dlg.addEventListener("close", () => {
-    // (The browser has already put the focus back where it was before showModal().) After
-    // Escape: on "Decide…"; when that element is gone: the action bar.
-    ctx.redraw();
-    const a = document.activeElement, back = ctx.returnFocus;
-    const put = ctx.dismissed && ctx.dismissed === dialogKey(ctx);
-    const target = put ? document.getElementById("btn-decide")
-      : back && back.isConnected && back.getClientRects().length ? back : document.querySelector("#actionbar button");
-    if (target && (put || !a || a === document.body)) ringFocus(target);
-  });
-  ctx.openDialog = () => { ctx.dismissed = null; ctx.redraw(); };
+// Tab and Shift+Tab wrap around inside the dialog (not out to the browser's address bar).
+function trapTab(ev, dlg) {
+  if (ev.key !== "Tab") return;
+  const all = [...dlg.querySelectorAll("button, [href], select, input, " +
+    "[tabindex]:not([tabindex='-1'])")].filter((e) => e.getClientRects().length);
+  const edge = ev.shiftKey ? all[0] : all[all.length - 1];
+  if (all.length && document.activeElement === edge) {
+    ev.preventDefault();
+    (ev.shiftKey ? all[all.length - 1] : all[0]).focus();
+  }
 }
+
+function closed(ctx) {
+  // (The browser has already put the focus back where it was before showModal().) After
+  // Escape: on "Decide…"; when that element is gone: the action bar.
+  ctx.redraw();
+  const a = document.activeElement, back = ctx.returnFocus;
+  const put = ctx.dismissed && ctx.dismissed === dialogKey(ctx);
+  const target = put ? document.getElementById("btn-decide")
+    : back && back.isConnected && back.getClientRects().length ? back : document.querySelector("#actionbar button");
+  if (target && (put || !a || a === document.body)) ringFocus(target);
+}
+
+/** "Decide…" (bar.js): the decision put aside comes back. */
+export function openDialog(ctx) { ctx.dismissed = null; ctx.redraw(); }

@@ -1,4 +1,4 @@
-// Small DOM helpers outside the Preact trees (URLs, toasts, the banner, the route's SVG).
+// Small DOM helpers outside the Preact trees (URLs, toasts, the banner).
 // Elements are built with Preact's h (static/vendor/preact.js), which inserts every string as
 // text: no user data is ever parsed as HTML (names may contain "<b>" and must show as typed).
 
@@ -8,20 +8,6 @@ export const ROOT = document.documentElement.dataset.root || "";
 
 /** appUrl("/r/ABC") -> "/osaka/r/ABC": a path of the app under the page's prefix. */
 export function appUrl(path) { return ROOT + path; }
-
-const SVGNS = "http://www.w3.org/2000/svg";
-/** Like h() but for SVG elements. */
-export function s(tag, attrs, ...children) {
-  const el = document.createElementNS(SVGNS, tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === null || v === undefined) continue;
-    if (k === "text") el.textContent = String(v);
-    else if (k === "class") el.setAttribute("class", v);
-    else el.setAttribute(k, String(v));
-  }
-  for (const c of children) if (c) el.appendChild(c);
-  return el;
-}
 
 /** Show a short message (an error the server sent, a "copied" note) for a few seconds. */
 export function toast(text, kind = "error") {

@@ -1,13 +1,14 @@
 // Play again and the record of a game, loaded only when needed: the end screen's
 // explanation (engine.game_result, sent with the final `state` as `result`), the buttons to
-// play again, replay and download, and the "who is in" block of the waiting room.
-import { h, render } from "../vendor/preact.js";
-import { t, tn, listParts, loadPart } from "./i18n.js";
+// play again, replay and download, and the "who is in" block of the waiting room: view
+// functions of the room page's tree (drawn once this module and its texts are loaded: table.js).
+import { h } from "../vendor/preact.js";
+import { t, tn, listParts } from "./i18n.js";
 import { api } from "./net.js";
 import { toast, appUrl } from "./dom.js";
 import { colorChip, COLORS } from "./cards.js";
 import { errorText, nameTag } from "./common.js";
-import { hold, moveOn, nextStarted, drawNotice } from "./nextgame.js";
+import { hold, moveOn, nextStarted, noticeView, loadTexts } from "./nextgame.js";
 
 const enc = encodeURIComponent;
 const gamePath = (code, n) => appUrl(`/r/${enc(code)}/games/${n}`);
@@ -16,7 +17,7 @@ const apiGame = (code, n) => appUrl(`/api/rooms/${enc(code)}/games/${n}`);
 // This module's texts are the catalogue part i18n/games-<lang>.js (the same keys in both:
 // tests/e2e/test_i18n.py), loaded with it, so the table page carries none of them until the end.
 /** Load the texts of the part (call before drawing; i18n.js loads them again after a switch). */
-export function loadTexts() { return loadPart("games"); }
+export { loadTexts };
 /** A refusal's text (common.js errorText, which reads this part's codes too once it is loaded). */
 export function gErr(e) { return errorText(e.code, e.fields); }
 
@@ -34,11 +35,18 @@ function links(code, n) {
     h("a", { class: "btn small", href: apiGame(code, n) + "/record.txt", download: "" }, "⤓ " + t("res.txt")));
 }
 
-/** The end screen's explanation and buttons, drawn into `el` (inside the result panel). */
-export async function renderResultMore(ctx, el) {
-  await loadTexts();
+const again = (room) => post(`/api/rooms/${enc(room.code)}/again`, { game: room.game || 1 });
+
+/** The notice of the next game at the top of the result (nextgame.js). */
+export function notice(ctx) {
+  const room = ctx.room;  // the finished game's (moving on first makes ctx.room the next one's)
+  return room ? noticeView(ctx, () => again(room)) : null;
+}
+
+/** The end screen's explanation and buttons (the result panel's #result-more). */
+export function resultMore(ctx) {
   const r = ctx.result, room = ctx.room;
-  if (!r || !room) return;
+  if (!r || !room) return null;
   const name = (s) => nameTag(room, s);
   const how = r.reason === "tokens"
     ? tn("res.how_tokens", { name: name(r.active), holders: h("span", null, listParts(r.token_seats.map(name))) })
@@ -46,9 +54,7 @@ export async function renderResultMore(ctx, el) {
   const byRank = [...r.players].sort((a, b) => a.rank - b.rank || a.seat - b.seat);
   // Another player's "Play again" leaves this page on the result, with a notice (nextgame.js).
   ctx.hold ||= (msg) => hold(ctx, msg);
-  const again = () => post(`/api/rooms/${enc(room.code)}/again`, { game: room.game || 1 });
-  drawNotice(ctx, document.getElementById("again-notice"), again);
-  render([
+  return [
     h("p", { class: "how", id: "result-how" }, how),
     r.tie_break ? h("p", { class: "tie", id: "result-tie" },
       t(r.tie_break === "shared" ? "res.shared" : "res.tie_tokens")) : null,
@@ -72,33 +78,27 @@ export async function renderResultMore(ctx, el) {
       p.sales.map((x, i) => [i ? ", " : "", tn("res.sale", { color: colorChip(x.color, false), count: x.cards.length,
         price: x.price, raw: x.price * x.cards.length, value: x.value, vp: x.vp })])))),
     ctx.seat !== null && !nextStarted(ctx) ? h("p", null, h("button", { type: "button",
-      class: "btn primary big-btn", id: "again-btn", onClick: () => { moveOn(ctx); again(); } },
+      class: "btn primary big-btn", id: "again-btn", onClick: () => { moveOn(ctx); again(room); } },
     "↻ " + t("res.play_again")),
     " ", h("span", { class: "muted" }, t("res.play_again_hint"))) : null,
     links(room.code, room.game || 1),
-  ], el);
+  ];
 }
 
-/** Links to the replays of the room's earlier games (a vnode), for the waiting room and the table. */
-function earlier(room) {
+/** Links to the replays of the room's earlier games (a vnode), for the waiting room and, under
+ *  its log, the table of a later game. */
+export function earlierView(room) {
   const ns = [];
   for (let n = 1; n < room.game; n++) ns.push(n);
   return h("span", { class: "earlier" }, t("again.previous"), " ",
     ns.map((n, i) => [i ? ", " : "", h("a", { href: gamePath(room.code, n), key: n }, t("again.game_n", { n }))]));
 }
 
-/** Under the table's log while a later game runs: the earlier games' replays. */
-export async function renderEarlier(el, room) {
-  await loadTexts();
-  render(earlier(room), el);
-}
-
-/** The waiting room of a rematch: who is in, "I'm in" / "Leave my seat", earlier games. */
-export async function renderRematch(el, room) {
-  await loadTexts();
+/** The waiting room of a rematch (its #again): who is in, "I'm in" / "Leave my seat", earlier games. */
+export function rematchView(room) {
   const me = room.you !== null ? room.players.find((p) => p.seat === room.you) : null;
   const base = `/api/rooms/${enc(room.code)}`;
-  render(h("div", { class: "rematch", id: "rematch" },
+  return h("div", { class: "rematch", id: "rematch" },
     h("h2", null, t("again.title", { n: room.game })),
     h("ul", { class: "ins" }, room.players.map((p) => h("li", { key: p.seat, class: p.ready ? "in" : "out",
       "data-seat": p.seat },
@@ -109,5 +109,5 @@ export async function renderRematch(el, room) {
       me && room.you !== room.host_seat ? h("button", { type: "button", class: "btn", id: "leave-btn",
         onClick: () => post(base + "/leave") }, t("again.leave")) : null),
     h("p", { class: "muted" }, t("again.host_starts")),
-    h("p", null, earlier(room))), el);
+    h("p", null, earlierView(room)));
 }

@@ -4,16 +4,12 @@
 import { h, render } from "../vendor/preact.js";
 import { initI18n, t, raw, loadPart, onLangChange } from "./i18n.js";
 import { cardEl } from "./cards.js";
-import { buildRoute, updateRoute } from "./route.js";
+import { routeView } from "./route.js";
 import { ROOT, appUrl } from "./dom.js";
 
 function routePic(ships, label) {
-  return h("div", { class: "howto-route", role: "img", "aria-label": label, ref: (el) => {
-    if (!el) return;
-    const svg = el.firstChild || el.appendChild(buildRoute());
-    svg.setAttribute("aria-hidden", "true");
-    updateRoute(svg, ships);
-  } });
+  return h("div", { class: "howto-route", role: "img", "aria-label": label },
+    routeView(ships, {}, new Set(), { "aria-hidden": "true" }));
 }
 
 // Card ids (docs/engine.md): colour = id // 27; id % 27: 0..10 → 2, 11..19 → 3, 20..26 → 5.

@@ -6,9 +6,13 @@
 // once it is over too, "Game n+1 is over" with the way to its result.
 // Moving on hands the kept frames to the room page (room.js) as if they had just come.
 // Loaded with games.js, at the end of a game.
-import { h, render } from "../vendor/preact.js";
+import { h } from "../vendor/preact.js";
 import { t, tn, listParts, loadPart } from "./i18n.js";
 import { isComputerSeat, nameTag } from "./common.js";
+
+/** Load the texts of this notice and of the end screen (games.js): the catalogue part
+ *  i18n/games-<lang>.js (i18n.js loads it again after a switch). */
+export function loadTexts() { return loadPart("games"); }
 
 /**
  * A frame from the room's socket while the result is on the page → true when it belongs to a
@@ -64,7 +68,9 @@ export function nextOver(ctx) {
   return !!a && (a.room.status === "over" || (!!a.state && a.state.view.phase === "over"));
 }
 
-function noticeView(ctx, sayIn) {
+/** The notice of the next game (the result's #again-notice; null while there is none);
+ *  `sayIn()` tells the server this page's player is in. */
+export function noticeView(ctx, sayIn) {
   const a = ctx.ahead;
   if (!a) return null;
   const r = a.room, g = r.game;
@@ -90,11 +96,4 @@ function noticeView(ctx, sayIn) {
     me && me.ready ? [h("span", { class: "notice-text" }, t("again.you_in")), " "] : null,
     go(me ? "again.go" : "again.watch", false),
   ];
-}
-
-/** Draw the notice of the next game into `el` (empty while there is none); `sayIn()` tells
- *  the server this page's player is in. */
-export async function drawNotice(ctx, el, sayIn) {
-  await loadPart("games");
-  if (el) render(noticeView(ctx, sayIn), el);
 }

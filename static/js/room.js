@@ -1,17 +1,18 @@
 // The room page controller: one WebSocket (/ws/rooms/{code}) feeds the waiting room, the
 // game table and the result. Reconnects by itself; a reload finds the seat again through
-// the HttpOnly cookie the server set at create/join.
-import { h, render } from "../vendor/preact.js";
+// the HttpOnly cookie the server set at create/join. The page is one Preact tree (RoomPage),
+// drawn by draw() into #room-root; focus, scrolling, the dialog's showModal come after it.
+import { h, render, Component, Fragment } from "../vendor/preact.js";
 import { toast, banner, appUrl } from "./dom.js";
 import { initI18n, t, onLangChange } from "./i18n.js";
 import { api, LiveSocket } from "./net.js";
 import { errorText } from "./common.js";
-import { WaitingView, copyLink } from "./waiting.js";
-import { buildTable, renderTable, pruneSelection, turnText } from "./table.js";
-import { logEntries } from "./logview.js";
+import { waitingView, copyLink } from "./waiting.js";
+import { tableView, tableChanges, pruneSelection, turnText } from "./table.js";
 import { announce, keepFocus, installShortcuts, focusRow, ringFocus } from "./keys.js";
-import { setClock, clockText, pauseClock } from "./clock.js";
-import { ChatPanel } from "./chat.js";
+import { setClock, clockText, pauseClock, Clock } from "./clock.js";
+import { initialChat, chatView, jumpView, chatArrived, chatRefused, chatToEnd } from "./chat.js";
+import { dialogKey, openDialog, syncDialog } from "./decide.js";
 import { handInView, watchFit } from "./fit.js";
 import { reduce, initialState, initialUi } from "./roomstore.js";
 import { createStore } from "./store.js";
@@ -26,31 +27,33 @@ const store = createStore(reduce, initialState());
  *  page's calls. Sealed: a field no one declared cannot be added. */
 const ctx = {
   ...initialUi(),
-  act: null, hostBot: null, takeBack: null, redraw: null, later: null,
+  act: null, hostBot: null, takeBack: null, later: null,
+  redraw: () => redraw(), paint: () => paint(),  // paint: the table's kept parts as they were
   dispatch: (m) => store.dispatch(m, performance.now()),  // a page action into the store (roomstore.js)
   feed: (m) => onMessage(m),  // a frame as if it had just come from the socket (nextgame.js)
   hold: null,                 // keeps a later game's frames while the result is read (nextgame.js)
-  dialogKey: null, openDialog: null,  // the decision dialog's (decide.js, table.js)
+  dialogKey: null, openDialog: null,  // the decision dialog's (decide.js, bar.js)
 };
 for (const k of Object.keys(store.get())) {
   Object.defineProperty(ctx, k, { get: () => store.get()[k], enumerable: true });
 }
 Object.seal(ctx);
-let mode = null;        // "waiting" | "table" | "missing"
-let waiting = null;     // WaitingView
-let parts = null;       // table parts
+ctx.chat = initialChat();
+ctx.dialogKey = () => dialogKey(ctx);
+ctx.openDialog = () => openDialog(ctx);
+let mode = null;        // null (loading), "waiting", "table" or "missing"
+let tableAt = 0;        // counts redraw()s (Keep)
+let onPage = null;      // the table drawn last ("table:<game>")
 let wasMine = false;
 let sock = null;
 let wasDown = false;
-let chat = null;        // ChatPanel (chat.js), beside the log / under the waiting room
 
 // ---- sound (off by default; WebAudio beep when it becomes your decision) -----------------
 const SOUND_KEY = "osaka_sound";
-let soundOn = false;
-try { soundOn = localStorage.getItem(SOUND_KEY) === "1"; } catch { /* ignore */ }
+try { ctx.sound = localStorage.getItem(SOUND_KEY) === "1"; } catch { /* ignore */ }
 let audio = null;
 function beep() {
-  if (!soundOn) return;
+  if (!ctx.sound) return;
   try {
     audio = audio || new (window.AudioContext || window.webkitAudioContext)();
     const o = audio.createOscillator(), g = audio.createGain();
@@ -59,15 +62,11 @@ function beep() {
     o.start(); o.stop(audio.currentTime + 0.18);
   } catch { /* no audio */ }
 }
-function drawSound() {
-  const b = document.getElementById("sound-btn");
-  // A speaker (with waves when on, crossed out when off) and the words "Sound: on"; a phone
-  // shows the speaker and the state ("on" / "off"), "Sound:" stays in the button's name.
-  render([h("span", { class: "ico", "aria-hidden": "true" }), h("span", { class: "btn-text" },
-    t("room.sound_word") + " "), h("span", { class: "snd-state" }, t(soundOn ? "room.on" : "room.off"))], b);
-  b.classList.toggle("off", !soundOn);
-  b.setAttribute("aria-pressed", String(soundOn));
-  b.title = t("room.sound");
+function toggleSound() {
+  ctx.sound = !ctx.sound;
+  try { localStorage.setItem(SOUND_KEY, ctx.sound ? "1" : "0"); } catch { /* ignore */ }
+  paint();
+  if (ctx.sound) beep();
 }
 
 // ---- actions ---------------------------------------------------------------------------------
@@ -93,7 +92,6 @@ ctx.takeBack = async () => {
   try { await api("DELETE", `/api/rooms/${encodeURIComponent(code)}/seats/${ctx.seat}/bot`); }
   catch (e) { toast(errorText(e.code, e.fields)); }
 };
-ctx.redraw = () => redraw();
 // One pending "redraw later" (e.g. when a player may hand an offline seat to a computer).
 let laterTimer = null, laterAt = 0;
 ctx.later = (ms) => {
@@ -103,21 +101,88 @@ ctx.later = (ms) => {
   laterAt = at;
   laterTimer = setTimeout(() => { laterTimer = null; redraw(); }, Math.max(0, ms));
 };
-
-// ---- drawing ---------------------------------------------------------------------------------
-function drawTurn() {
-  const el = document.getElementById("turn");
-  if (!ctx.room) return;
-  let tt;
-  if (ctx.room.status === "waiting") tt = { text: t("turn.waiting"), mine: false };
-  else tt = turnText(ctx);
-  render(tt.nodes || tt.text, el);
-  el.className = "turn" + (tt.mine ? " mine" : "");
-  drawTitle(tt.mine);
-  if (tt.mine && !wasMine) { beep(); announce(tt.text); handInView(); }
-  wasMine = tt.mine;
+const sendChat = (f) => sock && sock.send(f);
+async function chatSpectators(open) {
+  try { await api("POST", `/api/rooms/${encodeURIComponent(code)}/chat`, { spectators: open }); }
+  catch (e) { toast(errorText(e.code, e.fields)); }
 }
 
+/** A part of the table drawn again only by redraw(), not for a log line or chat message (paint). */
+class Keep extends Component {
+  shouldComponentUpdate(next) { return next.at !== this.props.at; }
+  render() { return this.props.view(); }
+}
+const kept = (view) => h(Keep, { at: tableAt, view });
+
+/** Whose turn or decision it is ({text, mine, nodes}); null before the room is known. */
+function turnOf() {
+  if (!ctx.room) return null;
+  if (ctx.room.status === "waiting") return { text: t("turn.waiting"), mine: false };
+  return turnText(ctx);
+}
+
+function soundView() {
+  // A speaker (waves: on, crossed out: off), "Sound: on"; a phone hides "Sound:" but in the name.
+  return h("button", { type: "button", class: "btn small icon" + (ctx.sound ? "" : " off"), id: "sound-btn",
+    "aria-pressed": String(ctx.sound), title: t("room.sound"), onClick: toggleSound },
+  h("span", { class: "ico", "aria-hidden": "true" }), h("span", { class: "btn-text" }, t("room.sound_word") + " "),
+  h("span", { class: "snd-state" }, t(ctx.sound ? "room.on" : "room.off")));
+}
+
+// The page chrome (brand, How to play, EN|DE, the banner) stays the server's; the tree's top bar takes it in.
+const chrome = [".topbar > .brand", ".topnav", "#banner"].map((q) => document.querySelector(q));
+function chromeRef(el) {
+  if (el && el.firstChild !== chrome[0]) { el.prepend(chrome[0]); el.append(chrome[1], chrome[2]); }
+}
+
+function topBar() {
+  const tt = turnOf();
+  return h("header", { class: "topbar", ref: chromeRef }, mode === "missing" ? null : [
+    h("div", { class: "roominfo", key: "info" },
+      h("span", { class: "code-label" }, h("span", null, t("room.room")), " ", h("b", { id: "room-code" }, code)),
+      h("button", { type: "button", class: "btn small", id: "copy-top", onClick: () => copyLink(code) },
+        t("room.copy_link"))),
+    h("div", { id: "turn", class: "turn" + (tt && tt.mine ? " mine" : ""), key: "turn" }, tt && (tt.nodes || tt.text)),
+    h(Clock, { key: "clock" }),
+    jumpView(ctx),
+    soundView(),
+  ]);
+}
+
+// The log sticks to its newest line unless the player scrolled up to read.
+let logStick = true, logEl = null;
+function logToEnd() {
+  const log = document.getElementById("log");
+  if (log && logStick) log.scrollTop = log.scrollHeight;
+}
+function logRef(el) {
+  if (!el || el === logEl) return;
+  logEl = el;
+  el.addEventListener("scroll", () => { logStick = el.scrollTop + el.clientHeight >= el.scrollHeight - 12; },
+    { passive: true });
+  // Its box changes size when the panels above it do: keep the newest line in view.
+  if (window.ResizeObserver) new ResizeObserver(() => logToEnd()).observe(el);
+}
+
+function mainView() {
+  if (mode === "missing") {
+    return h("section", { class: "panel", key: "missing" }, h("h1", null, t("room.not_found")), h("a", { class: "btn",
+      href: appUrl("/") }, t("room.back_home")));
+  }
+  const chat = chatView(ctx, sendChat, chatSpectators);
+  if (mode === "waiting") return [waitingView(ctx, () => sock.reconnect()), chat];
+  // The next game's table is a new one.
+  if (mode === "table") return h(Fragment, { key: "table:" + ctx.room.game }, tableView(ctx, kept, chat, logRef));
+  return h("p", { class: "muted", key: "loading" }, t("room.loading"));
+}
+
+function RoomPage() {
+  return [topBar(), h("main", { id: "main" }, mainView())];
+}
+
+function draw() { render(h(RoomPage), root); }
+
+// ---- drawing ---------------------------------------------------------------------------------
 // The tab title; on your own turn with the time left ("(0:42) ● Your turn — …").
 function drawTitle(mine) {
   const left = mine ? clockText() : "";
@@ -125,23 +190,10 @@ function drawTitle(mine) {
     "— " : "") + t("room.room") + " " + code + " — " + t("app.name");
 }
 
-// The log: one entry per turn, one <li> per event line inside it (Preact, keyed; only new
-// lines are added to the live region).
-function drawLog() {
-  if (!parts) return;
-  parts.log.dataset.start = ctx.view ? "1" : "";
-  render(logEntries(ctx.view, ctx.room, ctx.events), parts.log);
+function paint() {
+  draw();
   logToEnd();
-}
-
-// The log sticks to its newest line unless the player scrolled up to read.
-let logStick = true;
-function logToEnd() { if (parts && logStick) parts.log.scrollTop = parts.log.scrollHeight; }
-function watchLog(log) {
-  log.addEventListener("scroll", () => { logStick = log.scrollTop + log.clientHeight >= log.scrollHeight - 12; },
-    { passive: true });
-  // Its box changes size when the panels above it do: keep the newest line in view.
-  if (window.ResizeObserver) new ResizeObserver(() => logToEnd()).observe(log);
+  chatToEnd(ctx);
 }
 
 function redraw() {
@@ -149,29 +201,33 @@ function redraw() {
   // Testing hook: what this page must decide now ("turn", "token_draft", "insurance" or "").
   const v = ctx.view;
   document.body.dataset.decision = v && ctx.seat !== null && v.phase !== "over" && v.to_act === ctx.seat ? v.phase : "";
-  if (!ctx.room) return;
-  const status = ctx.room.status;
-  if (status === "waiting") {
-    if (mode !== "waiting") { mode = "waiting"; parts = null; waiting = new WaitingView(root, code,
-      () => sock.reconnect()); root.append(chat.el); }
-    waiting.update(ctx.room);
+  if (ctx.room && mode !== "missing") {
+    // The table comes with the game's first state.
+    if (ctx.room.status === "waiting") {
+      if (mode !== "waiting") ctx.waiting = initialUi().waiting;
+      mode = "waiting";
+    } else if (ctx.view) mode = "table";
+  }
+  tableAt++;
+  if (mode !== "table") {
+    onPage = null;
+    draw();
   } else {
-    if (!ctx.view) { drawTurn(); return; }
-    let fresh = false;
-    if (mode !== "table") { mode = "table"; waiting = null; parts = buildTable(root,
-      ctx); root.querySelector(".table-side").append(chat.el); watchLog(parts.log); drawLog(true); fresh = true;
-      watchFit([document.querySelector(".topbar"), parts.bar, parts.me], () => wasMine); }
     pruneSelection(ctx);
-    keepFocus(() => renderTable(ctx, parts), "#actionbar button");
-    // After the answer to a move the focus shows where it is (a card or a bar button), also
-    // when the move was made with the mouse.
+    tableChanges(ctx);
+    const fresh = onPage !== "table:" + ctx.room.game;
+    onPage = "table:" + ctx.room.game;
+    const drawTable = () => { draw(); syncDialog(ctx, document.getElementById("decision")); };
+    // On a table that stays, the focus stays on the same control (keys.js).
+    if (fresh) drawTable(); else keepFocus(drawTable, "#actionbar button");
+    if (fresh) watchFit([document.querySelector(".topbar"), document.getElementById("actionbar"),
+      document.getElementById("me")], () => wasMine);
+    // After the answer to a move the focus shows where it is, also after a mouse click.
     if (ctx.answered) { ctx.answered = false; const a = document.activeElement;
       if (a && a.closest("#actionbar, [data-row]")) ringFocus(a); }
     // The game began under the player's focus (the Start button is gone): on to their hand.
     if (fresh && document.activeElement === document.body) focusRow(document.getElementById("hand")
       || document.getElementById("market"));
-    if (parts.log.dataset.start !== "1") drawLog(true);
-    logToEnd();
     if (ctx.view.phase === "over" && !ctx.resultShown) {
       // The end: the result takes the focus (the action bar is gone) and is read out.
       ctx.resultShown = true;
@@ -179,20 +235,30 @@ function redraw() {
       if (hd) { hd.focus(); announce(hd.textContent + ". " + hd.nextElementSibling.textContent); }
     }
   }
-  drawTurn();
+  logToEnd();
+  chatToEnd(ctx);
+  const tt = turnOf();
+  if (!tt) return;
+  drawTitle(tt.mine);
+  if (tt.mine && !wasMine) { beep(); announce(tt.text); handInView(); }
+  wasMine = tt.mine;
 }
 
 // ---- messages --------------------------------------------------------------------------------
 function onMessage(msg) {
-  if (ctx.hold && ctx.hold(msg)) return chat.draw();  // a later game's, kept while the result is read (nextgame.js)
-  if (msg.type === "chat") return chat.add(msg);
+  if (ctx.hold && ctx.hold(msg)) { ctx.chat.toEnd = true; return paint(); }  // a later game's, kept (nextgame.js)
+  if (msg.type === "chat" || msg.type === "room") ctx.chat.live = true;
+  if (msg.type === "chat") {
+    chatArrived(ctx, ctx.dispatch(msg), msg);
+    return paint();
+  }
   if (msg.type === "error") {
     if (msg.code === "bad_token" && !msg.id && !ctx.forgotSeat) {  // refused: its cookie holds no seat any more
       ctx.forgotSeat = true;  // once: after that the socket's own backoff applies
       forgetSeat().then(() => sock && sock.reconnect());
       return;
     }
-    if (chat.refused(msg)) return;  // a refused chat message: said under the chat's box, text kept
+    if (chatRefused(ctx, msg)) return;  // a refused chat message: said under the chat's box, text kept
   }
   // The frame's effect on the page's data is roomstore.js's `reduce`; what follows is drawing.
   const was = ctx.dispatch(msg);
@@ -200,16 +266,15 @@ function onMessage(msg) {
     case "room": {
       if (was.room && msg.room.game !== was.room.game) {  // play again
         ctx.resultShown = false;
-        mode = null;  // the next game's table is a new one (nothing of the last game's stays on it)
+        if (mode === "table") mode = null;  // the next game's table comes with its first state
       }
-      const names = (room) => JSON.stringify(room.players.map((p) => p.name));
+      ctx.chat.toEnd = true;
       redraw();
-      chat.draw();
-      if (was.room && names(was.room) !== names(msg.room)) drawLog(true);
       break;
     }
     case "history":
-      drawLog(true);
+    case "event":
+      paint();
       break;
     case "state":
       if (was.fresh && was.inflight) sock.send(was.inflight);  // reconnected: resend, same id
@@ -218,17 +283,14 @@ function onMessage(msg) {
       setClock(ctx.clock, !!ctx.clock && ctx.seat !== null && ctx.clock.seat === ctx.seat, () => drawTitle(wasMine));
       redraw();
       break;
-    case "event":
-      drawLog(false);
-      break;
     case "seat_lost":
       // The seat changed hands (this browser's player left it, or it went to someone else):
       // from now on this page watches. A spectator's history and state follow; the room is
       // read again so the server deletes the stale seat cookie (the next socket is a spectator's).
       toast(t("room.seat_lost"));
       forgetSeat();
+      ctx.chat.toEnd = true;
       redraw();
-      chat.draw();
       break;
     case "error":
       // The refused move is no longer in flight; say why in the page's language.
@@ -239,11 +301,6 @@ function onMessage(msg) {
   }
 }
 
-function drawMissing() {
-  render(h("section", { class: "panel" }, h("h1", null, t("room.not_found")), h("a", { class: "btn",
-    href: appUrl("/") }, t("room.back_home"))), root);
-}
-
 /** Read the room again without a seat: the server deletes a seat cookie whose seat changed hands. */
 async function forgetSeat() {
   try { await api("GET", `/api/rooms/${encodeURIComponent(code)}`); } catch { /* the socket says the rest */ }
@@ -251,32 +308,16 @@ async function forgetSeat() {
 
 async function main() {
   await initI18n();
-  drawSound();
-  document.getElementById("sound-btn").addEventListener("click", () => {
-    soundOn = !soundOn;
-    try { localStorage.setItem(SOUND_KEY, soundOn ? "1" : "0"); } catch { /* ignore */ }
-    drawSound();
-    if (soundOn) beep();
-  });
-  document.getElementById("copy-top").addEventListener("click", () => copyLink(code));
   installShortcuts();
-  chat = new ChatPanel(ctx, code, (f) => sock && sock.send(f));
-  chat.onSpectators = async (open) => {
-    try { await api("POST", `/api/rooms/${encodeURIComponent(code)}/chat`, { spectators: open }); }
-    catch (e) { toast(errorText(e.code, e.fields)); }
-  };
-  onLangChange(() => {
-    if (mode === "missing") return drawMissing();
-    drawSound(); redraw(); drawLog(true); chat.draw(); chat.setUnread(chat.unread);
-  });
+  root.textContent = "";  // the server's copy of the top bar and "Loading…": the tree's from now on
+  draw();
+  onLangChange(() => { ctx.chat.toEnd = true; redraw(); });
   try {
     ctx.dispatch({ type: "loaded", room: await api("GET", `/api/rooms/${encodeURIComponent(code)}`) });
   } catch (e) {
     if (e.status === 404) {
-      mode = "missing";
-      document.querySelectorAll(".roominfo, #turn, #clock, #chat-jump, #sound-btn").forEach((el) => el.remove());
-      root.textContent = "";  // no "Loading…"
-      drawMissing();
+      mode = "missing";  // no "Loading…", and nothing of a room in the top bar
+      draw();
       return;
     }
     toast(errorText(e.code, e.fields));

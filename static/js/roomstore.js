@@ -9,23 +9,24 @@
 // No DOM, no imports: the page's scripts and node's test runner load it alike.
 
 /** The store's data when the page opens: {room, roomAt, view, result, version, seat, events,
- *  clock, online, fresh, inflight, pending, restarting}. `room` is the summary (GET
+ *  messages, clock, online, fresh, inflight, pending, restarting}. `room` is the summary (GET
  *  /api/rooms/{code} or the `room` frame, docs/protocol.md), `roomAt` the performance.now() ms
  *  it came at (its offline_s count from then), `view`/`result`/`version`/`clock` the last
  *  `state` frame's, `seat` this page's seat (null: watching), `events` the log this
- *  connection may see (the server filters it by visible_to), `inflight` the `act` frame
+ *  connection may see (the server filters it by visible_to), `messages` the chat's last 200,
+ *  `inflight` the `act` frame
  *  awaiting its answer (resent with the same id after a reconnect), `fresh` true from a
  *  (re)connect until its first `state`. */
 export function initialState() {
   return Object.freeze({
-    room: null, roomAt: 0, view: null, result: null, version: 0, seat: null, events: [], clock: null,
+    room: null, roomAt: 0, view: null, result: null, version: 0, seat: null, events: [], messages: [], clock: null,
     online: false, fresh: true, inflight: null, pending: false, restarting: false,
   });
 }
 
 /** The state after one frame from the server or one of the page's own actions (`now`: the
  *  performance.now() ms it came at). Server frames (docs/protocol.md): room, history, state,
- *  event, seat_lost, error (only its answer to a move: refusals of chat and of a stale seat
+ *  event, chat, seat_lost, error (only its answer to a move: refusals of chat and of a stale seat
  *  cookie are the controller's), server_restarting. The page's: `loaded` (the summary read over
  *  HTTP, as `room`), `sent` {frame} (a move sent or waiting for the link), `open`, `down`
  *  (the socket), `presence` {room} (a later game's summary while this page still shows the
@@ -54,6 +55,12 @@ export function reduce(s, m, now = 0) {
     }
     case "event":
       return freeze({ ...s, events: [...s.events, ...(m.events || [])] });
+    case "chat": {
+      // history (on connect) replaces them; a message comes once (by id)
+      const have = m.history ? [] : s.messages, ids = new Set(have.map((x) => x.id));
+      const add = (m.messages || []).filter((x) => !ids.has(x.id) && ids.add(x.id));
+      return freeze({ ...s, messages: [...have, ...add].slice(-200) });
+    }
     case "seat_lost":
       // This page watches from now on; the server sends a spectator's history and state next,
       // so nothing of the seat's own log stays (the log is the server's to filter).
@@ -91,7 +98,7 @@ function freeze(s) { return Object.freeze(s); }
 
 /** What the people at the page are doing, beside the server's data: {sel, rove, dismissed,
  *  returnFocus, pressedWhy, summaryClosed, ahead, leftGame, shown, changes, turnsPlayed,
- *  answered, resultShown, forgotSeat}, each named with the file that keeps it. */
+ *  answered, resultShown, forgotSeat, waiting, chat, sound}, each named with the file that keeps it. */
 export function initialUi() {
   return {
     sel: { market: null, pay: new Set(), discard: new Set(), goods: new Set() },  // the cards picked (table.js)
@@ -108,5 +115,8 @@ export function initialUi() {
     answered: false,      // a move was just answered: its focus is shown (room.js)
     resultShown: false,   // the result took the focus once (room.js)
     forgotSeat: false,    // a refused seat cookie was given up once (room.js)
+    waiting: { joinError: "", joining: false, adding: false, starting: false },  // (waiting.js)
+    chat: null,           // the text typed, muted senders, unread… (chat.js initialChat)
+    sound: false,         // the beep at your decision (room.js)
   };
 }

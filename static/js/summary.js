@@ -3,7 +3,7 @@
 // and with which cards, what was lost (R-pay-5..8). Built from the events this seat may see
 // (docs/engine.md; every sale is public, R-info-1). The latest payment stays on the table
 // until every player had a turn after it, or until it is closed.
-import { h, render } from "../vendor/preact.js";
+import { h } from "../vendor/preact.js";
 import { t, tn, listParts } from "./i18n.js";
 import { cardChip, colorChip, cardValue } from "./cards.js";
 import { nameTag } from "./common.js";
@@ -63,14 +63,14 @@ function tideLines(ctx, tide) {
   });
 }
 
-/** Draw the summary of the latest payment into `el` (hidden when there is none to show). */
-export function renderSummary(ctx, el) {
+/** The summary of the latest payment (the content of the table's #summary), or null when there is
+ *  none to show (the panel is then hidden). */
+export function summaryView(ctx) {
   const p = lastPayment(ctx.events || []);
   const players = ctx.view ? ctx.view.num_players : 4;
   const show = p && p.turns <= players && ctx.summaryClosed !== p.at;
-  el.hidden = !show;
-  if (!show) { render(null, el); return; }
-  render([
+  if (!show) return null;
+  return [
     h("div", { class: "sum-part sum-pay", key: "pay" },
       h("h2", { class: "sum-h", id: "summary-h" }, tn("sum.payment", { colors: colors(p.colors) })),
       h("ul", { class: "sum-list" }, saleLines(ctx, p))),
@@ -80,5 +80,5 @@ export function renderSummary(ctx, el) {
     h("button", { type: "button", class: "btn small sum-close", key: "x", "aria-label": t("sum.close"),
       title: t("sum.close"),
       onClick: () => { ctx.summaryClosed = p.at; ctx.redraw(); } }, "×"),
-  ], el);
+  ];
 }

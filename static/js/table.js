@@ -1,70 +1,125 @@
 // The game table (R-info: drawn only from this seat's player view): route, Market, Farm,
 // piles, players, your hand and merchandise, the action bar (bar.js), the decision dialog
-// (decide.js), the result. The skeleton is built once; each part is drawn by Preact in
-// place, so focus and selection stay on the same control across updates. `ctx` is owned by
-// room.js: {room, view, seat, sel: {market, pay: Set, discard: Set, goods: Set}, rove,
+// (decide.js), the result: views of the room page's tree (room.js), drawn in place, so focus
+// and selection stay on the same control across updates.
+// `ctx` is owned by room.js: {room, view, seat, sel: {market, pay: Set, discard: Set, goods: Set}, rove,
 //   act(action), pending, inflight, hostBot(seat, level), redraw(), later(ms)}
-import { h, render } from "../vendor/preact.js";
+import { h } from "../vendor/preact.js";
 import { appUrl } from "./dom.js";
 import { t, tn, listText, listParts } from "./i18n.js";
 import { COLORS, SYMBOL, cardEl, cardColor, cardValue, cardChip } from "./cards.js";
-import { PLAYER_COLORS, playerName, markerOf, isComputerSeat, nameTag, dot } from "./common.js";
+import { PLAYER_COLORS, playerName, markerOf, isComputerSeat, nameTag, dot, lazy } from "./common.js";
 import { purchase, total } from "./payment.js";
-import { buildRoute, updateRoute } from "./route.js";
+import { routeView } from "./route.js";
 import { barView } from "./bar.js";
-import { syncDialog, wireDialog, dialogKey } from "./decide.js";
+import { dialogView } from "./decide.js";
 import { changesSince, turnsPlayed, shown } from "./changes.js";
 import { roving, rowKeys, SHORTCUTS } from "./keys.js";
 import { idleS } from "./clock.js";
+import { logEntries } from "./logview.js";
 
-function row(id, labelId, ref) {
-  return h("div", { class: "cards" + (id === "market" ? " scroll" : ""), id, "data-row": id, role: "group",
-    "aria-labelledby": labelId, ref });
+// The payment summary's module comes only once there was a payment (not on first load); the
+// end screen's (games.js, with its texts) at the end or in a later game.
+const summary = lazy(() => import("./summary.js"));
+export const games = lazy(() => import("./games.js").then(async (m) => { await m.loadTexts(); return m; }));
+
+// The card rows' arrow keys (keys.js), wired once per row element (one ref function: Preact
+// calls it again only for a new element).
+const wired = new WeakSet();
+let rowRef = null;
+function wireRow(ctx) {
+  return rowRef ||= (el) => { if (el && !wired.has(el)) { wired.add(el); rowKeys(ctx, el); } };
 }
 
-/** Create the table skeleton inside `root` (drawn once by Preact; the parts are then filled by
- *  their own renders); returns the named parts (elements). */
-export function buildTable(root, ctx) {
-  const parts = { route: buildRoute() };
-  const at = (name) => (el) => { if (el) parts[name] = el; };
-  const box = document.createElement("div");
-  // Two columns on a desktop (the game on the left; players and the log on the right, the
-  // log always in view with its own scroll), one column on a phone in the same order.
-  render([h("div", { class: "table" },
-    h("h1", { class: "sr", id: "table-h", ref: at("title") }),
-    h("section", { class: "panel result", hidden: true, ref: at("result") }),
-    h("div", { class: "table-main" },
-      h("section", { class: "board panel", "aria-labelledby": "market-h" },
-        h("div", { class: "route-box", ref: (el) => el && !el.firstChild && el.append(parts.route) }),
-        h("div", { class: "row market-row" }, h("div", { class: "row-top" },
-          h("h2", { class: "row-h", id: "market-h", ref: at("marketTitle") }),
-          h("div", { class: "row-info", ref: at("marketInfo") })),
-        row("market", "market-h", at("market"))),
-        h("div", { class: "row farm-row" }, h("div", { class: "row-top" },
-          h("h2", { class: "row-h", id: "farm-h", ref: at("farmTitle") })), row("farm", "farm-h", at("farm"))),
-        h("div", { class: "piles", ref: at("piles") })),
-      h("section", { class: "panel me", id: "me", "aria-labelledby": "hand-h", ref: at("me") }),
-      h("div", { class: "actionbar", id: "actionbar", role: "region", ref: at("bar") }),
-      // Under your hand and the bar: a payment never pushes them out of view.
-      h("section", { class: "panel summary", id: "summary", hidden: true, "aria-labelledby": "summary-h",
-        ref: at("summary") }),
-      h("details", { class: "keys", id: "keys", ref: at("keys") })),
-    h("div", { class: "table-side" },
-      h("section", { class: "panel players-panel", tabindex: "0", "aria-labelledby": "players-h" },
-        h("h2", { class: "small-h", id: "players-h", ref: at("playersTitle") }),
-        h("ul", { class: "players", id: "players", ref: at("players") })),
-      // The log is a live region (role="log"): other players' moves are read out as they come.
-      h("section", { class: "panel logbox", "aria-labelledby": "log-h" },
-        h("h2", { class: "small-h log-h", id: "log-h", ref: at("logTitle") }),
-        h("div", { class: "log-live", id: "log-live", role: "log", "aria-live": "polite", "aria-labelledby": "log-h" },
-          h("ol", { class: "log", id: "log", "aria-labelledby": "log-h", tabindex: "0", ref: at("log") })),
-        h("p", { id: "earlier", class: "small-p", ref: at("earlier") }))),
-  ), h("dialog", { class: "dialog", id: "decision", "aria-labelledby": "dlg-h", ref: at("dialog") })], box);
-  root.textContent = "";
-  root.append(...box.childNodes);
-  for (const r of [parts.market, parts.farm]) rowKeys(ctx, r);
-  wireDialog(ctx, parts.dialog);
-  return parts;
+function row(ctx, id, labelId, cards) {
+  return h("div", { class: "cards" + (id === "market" ? " scroll" : ""), id, "data-row": id, role: "group",
+    "aria-labelledby": labelId, ref: wireRow(ctx) }, cards);
+}
+
+/** What changed since your last turn (ctx.changes, ctx.turnsPlayed), for redraw(). After a reload,
+ *  what this tab had drawn already stays marked but does not move again. */
+export function tableChanges(ctx) {
+  const w = ctx.view, room = ctx.room, events = ctx.events || [];
+  ctx.shown ||= { game: room.game, seat: ctx.seat, n: shown(room.code, room.game, ctx.seat) };
+  ctx.changes = changesSince(events, w, ctx.seat, ctx.shown.game === room.game && ctx.shown.seat === ctx.seat
+    ? ctx.shown.n : 0);
+  shown(room.code, room.game, ctx.seat, events.length);
+  ctx.turnsPlayed = turnsPlayed(events, ctx.seat);
+}
+
+/** The table: two columns on a desktop (the game on the left; players and the log on the right,
+ *  the log always in view with its own scroll), one column on a phone in the same order; then
+ *  the dialog. `kept(view)`: a part room.js's paint() leaves as it was; `chat` beside the log. */
+export function tableView(ctx, kept, chat, logRef) {
+  const w = ctx.view;
+  const over = w.phase === "over";
+  const g = ctx.room.game > 1 ? games(ctx.redraw) : null;
+  return [
+    h("div", { class: "table", key: "table" },
+      kept(() => [
+        h("h1", { class: "sr", id: "table-h", key: "h1" }, t("table.title")),
+        h("section", { class: "panel result", hidden: !over, key: "result" }, over ? resultView(ctx) : null),
+        h("div", { class: "table-main", key: "main" }, mainView(ctx)),
+      ]),
+      h("div", { class: "table-side" },
+        kept(() => h("section", { class: "panel players-panel", tabindex: "0", "aria-labelledby": "players-h" },
+          h("h2", { class: "small-h", id: "players-h" }, t("table.players")),
+          h("ul", { class: "players", id: "players" }, w.players.map((p, seat) => playerView(ctx, p, seat))))),
+        // The log is a live region (role="log"): other players' moves are read out as they come.
+        h("section", { class: "panel logbox", "aria-labelledby": "log-h" },
+          h("h2", { class: "small-h log-h", id: "log-h" }, t("table.log")),
+          h("div", { class: "log-live", id: "log-live", role: "log", "aria-live": "polite",
+            "aria-labelledby": "log-h" },
+            // one entry per turn, one <li> per event line inside it (keyed: only new lines are added)
+            h("ol", { class: "log", id: "log", "aria-labelledby": "log-h", tabindex: "0", ref: logRef },
+              logEntries(ctx.view, ctx.room, ctx.events))),
+          h("p", { id: "earlier", class: "small-p" }, g ? g.earlierView(ctx.room) : null)),
+        chat)),
+    kept(() => dialogView(ctx)),
+  ];
+}
+
+function mainView(ctx) {
+  const w = ctx.view;
+  const over = w.phase === "over";
+  const offer = purchase(w);
+  const top = w.discard.slice(-6).reverse();
+  const me = ctx.seat === null ? null : (ctx.room.players || []).find((x) => x.seat === ctx.seat);
+  const sum = (ctx.events || []).some((e) => e.type === "payment") ? summary(ctx.redraw) : null;
+  const shownSum = sum && sum.summaryView(ctx);
+  return [
+    h("section", { class: "board panel", "aria-labelledby": "market-h" },
+      h("div", { class: "route-box" }, routeView(w.ships, ctx.changes.moved, ctx.changes.quietShips)),
+      h("div", { class: "row market-row" }, h("div", { class: "row-top" },
+        h("h2", { class: "row-h", id: "market-h" }, t("table.market")),
+        h("div", { class: "row-info" }, offer.goods.length ? h("span", { class: "cost" }, t("table.buy_cost",
+          { cost: offer.cost })) : null)),
+      row(ctx, "market", "market-h", slotCards(ctx, w.market, "market"))),
+      h("div", { class: "row farm-row" }, h("div", { class: "row-top" },
+        h("h2", { class: "row-h", id: "farm-h" }, t("table.farm"))), row(ctx, "farm", "farm-h",
+        slotCards(ctx, w.farm, "farm"))),
+      h("div", { class: "piles" },
+        h("span", { class: "pile" }, h("span", { class: "pile-back", "aria-hidden": "true" }), t("table.draw_pile"),
+          ": ", h("b", { id: "deck-size" }, String(w.deck_size))),
+        h("span", { class: "pile" }, t("table.discard_pile"), ": ", h("b", null, String(w.discard.length)), " ",
+          h("span", { class: "lcards" }, top.map((id, i) => [i ? " " : null,
+            cardChip(id)])), w.discard.length > 6 ? " …" : ""),
+        ctx.changes.any ? h("span", { class: "fresh-legend" }, h("span", { class: "lbl-long" }, t("chg.legend")),
+          h("span", { class: "lbl-short" }, t("chg.legend_short"))) : null)),
+    h("section", { class: "panel me", id: "me", "aria-labelledby": "hand-h", hidden: ctx.seat === null },
+      ctx.seat === null ? null : meView(ctx)),
+    h("div", { class: "actionbar" + (ctx.seat === null ? " watching" : ctx.dialogKey() ? " deciding" : ""),
+      id: "actionbar", role: "region", "aria-label": t("table.actions"), hidden: over },
+    over ? null : ctx.seat === null ? h("p", { class: "hint", id: "spectator-note" }, t("table.spectator"))
+      : me && me.bot ? h("p", { class: "hint", id: "taken-over" }, t("table.taken_over"), " ",
+        h("button", { type: "button", class: "btn primary", id: "take-back", onClick: ctx.takeBack },
+          t("table.take_back")))
+        : barView(ctx)),
+    // Under your hand and the bar: a payment never pushes them out of view.
+    h("section", { class: "panel summary", id: "summary", hidden: !shownSum, "aria-labelledby": "summary-h" },
+      shownSum || null),
+    h("details", { class: "keys", id: "keys", hidden: over || ctx.seat === null }, keysView()),
+  ];
 }
 
 function pieceOf(ctx, seat) {
@@ -91,8 +146,9 @@ function resultView(ctx) {
     tokens: COLORS.reduce((a, c) => a + (p.tokens[c] || 0), 0) }));
   rows.sort((a, b) => b.vp - a.vp || b.tokens - a.tokens || a.seat - b.seat);
   const names = listParts(winners.map((s) => nameTag(ctx.room, s)));
+  const g = games(ctx.redraw);
   return [
-    h("div", { id: "again-notice", class: "again-notice", role: "status" }),
+    h("div", { id: "again-notice", class: "again-notice", role: "status" }, g ? g.notice(ctx) : null),
     h("h2", { id: "result-h", tabIndex: -1 }, t("result.title")),
     h("p", { class: "winners" }, h("span", { "aria-hidden": "true" }, "★ "), tn("result.winner", { names,
       n: winners.length })),
@@ -104,7 +160,7 @@ function resultView(ctx) {
           r.seat === ctx.seat ? " (" + t("room.you") + ")" : "")),
         h("td", { class: "num" }, String(r.vp)),
         h("td", { class: "num" }, String(r.tokens)))))),
-    h("div", { id: "result-more" }),
+    h("div", { id: "result-more" }, g ? g.resultMore(ctx) : null),
     h("p", null, h("a", { class: "btn", href: appUrl("/") }, t("result.new_game"))),
   ];
 }
@@ -234,11 +290,6 @@ function letBot(ctx, seat, note) {
         onClick: () => ctx.hostBot(seat, document.getElementById(id).value) }, t("table.let_bot", { name }))));
 }
 
-const wired = new WeakSet();
-function wireRow(ctx) {
-  return (el) => { if (el && !wired.has(el)) { wired.add(el); rowKeys(ctx, el); } };
-}
-
 function meView(ctx) {
   const w = ctx.view, me = w.players[ctx.seat];
   const hand = (me.hand || []).slice().sort((a, b) => cardColor(a).localeCompare(cardColor(b))
@@ -280,63 +331,6 @@ export function pruneSelection(ctx) {
   for (const id of [...ctx.sel.discard]) if (!hand.has(id)) ctx.sel.discard.delete(id);
   const goods = new Set(me ? me.goods.filter((g) => !g.insured).map((g) => g.card) : []);
   for (const id of [...ctx.sel.goods]) if (!goods.has(id)) ctx.sel.goods.delete(id);
-}
-
-/** Redraw every part of the table from ctx.view and ctx.room. */
-export function renderTable(ctx, parts) {
-  const w = ctx.view;
-  const over = w.phase === "over";
-  ctx.dialogKey = () => dialogKey(ctx);
-  // After a reload, what this tab had drawn already stays marked but does not move again.
-  const room = ctx.room, events = ctx.events || [];
-  ctx.shown ||= { game: room.game, seat: ctx.seat, n: shown(room.code, room.game, ctx.seat) };
-  ctx.changes = changesSince(events, w, ctx.seat, ctx.shown.game === room.game && ctx.shown.seat === ctx.seat
-    ? ctx.shown.n : 0);
-  shown(room.code, room.game, ctx.seat, events.length);
-  ctx.turnsPlayed = turnsPlayed(events, ctx.seat);
-  updateRoute(parts.route, w.ships, ctx.changes.moved, ctx.changes.quietShips);
-  // The payment summary's module comes only once there was a payment (not on first load).
-  if ((ctx.events || []).some((e) => e.type === "payment")) import("./summary.js").then((m) => m.renderSummary(ctx,
-    parts.summary));
-  parts.title.textContent = t("table.title");
-  parts.marketTitle.textContent = t("table.market");
-  parts.farmTitle.textContent = t("table.farm");
-  parts.logTitle.textContent = t("table.log");
-  parts.playersTitle.textContent = t("table.players");
-  const offer = purchase(w);
-  render(offer.goods.length ? h("span", { class: "cost" }, t("table.buy_cost", { cost: offer.cost })) : null,
-    parts.marketInfo);
-  render(slotCards(ctx, w.market, "market"), parts.market);
-  render(slotCards(ctx, w.farm, "farm"), parts.farm);
-  const top = w.discard.slice(-6).reverse();
-  render([
-    h("span", { class: "pile" }, h("span", { class: "pile-back", "aria-hidden": "true" }), t("table.draw_pile"), ": ",
-      h("b", { id: "deck-size" }, String(w.deck_size))),
-    h("span", { class: "pile" }, t("table.discard_pile"), ": ", h("b", null, String(w.discard.length)), " ",
-      h("span", { class: "lcards" }, top.map((id, i) => [i ? " " : null,
-        cardChip(id)])), w.discard.length > 6 ? " …" : ""),
-    ctx.changes.any ? h("span", { class: "fresh-legend" }, h("span", { class: "lbl-long" }, t("chg.legend")), h("span",
-      { class: "lbl-short" }, t("chg.legend_short"))) : null,
-  ], parts.piles);
-  parts.result.hidden = !over;
-  render(over ? resultView(ctx) : null, parts.result);
-  if (over) import("./games.js").then((m) => m.renderResultMore(ctx, document.getElementById("result-more")));
-  if (ctx.room.game > 1) import("./games.js").then((m) => m.renderEarlier(parts.earlier, ctx.room));
-  render(w.players.map((p, seat) => playerView(ctx, p, seat)), parts.players);
-  parts.me.hidden = ctx.seat === null;
-  render(ctx.seat === null ? null : meView(ctx), parts.me);
-  parts.bar.hidden = over;
-  parts.keys.hidden = over || ctx.seat === null;
-  parts.bar.className = "actionbar" + (ctx.seat === null ? " watching" : ctx.dialogKey() ? " deciding" : "");
-  parts.bar.setAttribute("aria-label", t("table.actions"));
-  const me = ctx.seat === null ? null : (ctx.room.players || []).find((x) => x.seat === ctx.seat);
-  render(over ? null : ctx.seat === null ? h("p", { class: "hint", id: "spectator-note" }, t("table.spectator"))
-    : me && me.bot ? h("p", { class: "hint", id: "taken-over" }, t("table.taken_over"), " ",
-      h("button", { type: "button", class: "btn primary", id: "take-back", onClick: ctx.takeBack },
-        t("table.take_back")))
-    : barView(ctx), parts.bar);
-  render(keysView(), parts.keys);
-  syncDialog(ctx, parts.dialog);
 }
 
 /** The top-bar text: whose turn or decision it is; {text, mine}, and `nodes` (DOM: the same

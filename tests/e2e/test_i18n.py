@@ -256,7 +256,9 @@ END_SCREEN = """async ([lang, result]) => {
   document.body.appendChild(el);
   const room = {code: 'TIE123', game: 1, you: null,
                 players: [{seat: 0, name: 'Ann'}, {seat: 1, name: 'Bob'}]};
-  await games.renderResultMore({result, room, seat: null}, el);
+  const { h, render } = await import('/static/vendor/preact.js');
+  await games.loadTexts();
+  render(h('div', null, games.resultMore({result, room, seat: null})), el);
   const text = el.querySelector('#result-tie').textContent;
   el.remove();
   return text;

@@ -146,3 +146,19 @@ test("the people's own state starts empty, with fresh selections each time", () 
   assert.notEqual(a.sel.pay, b.sel.pay);
   assert.equal(a.ahead, null);
 });
+
+test("chat: the history replaces the messages, a message comes once, the last 200 stay", () => {
+  const msg = (id, text = "hi") => ({ id, seat: 0, name: "Ann", text });
+  let s = run([[{ type: "chat", history: true, messages: [msg(1), msg(2)] }],
+    [{ type: "chat", messages: [msg(2), msg(3, "new")] }]]);
+  assert.deepEqual(s.messages.map((m) => m.id), [1, 2, 3]);
+  s = run([[{ type: "chat", history: true, messages: [msg(9)] }]], s);
+  assert.deepEqual(s.messages.map((m) => m.id), [9]);
+  const many = Array.from({ length: 250 }, (_, i) => msg(100 + i));
+  s = run([[{ type: "chat", messages: many }]], s);
+  assert.equal(s.messages.length, 200);
+  assert.equal(s.messages[199].id, 349);
+  // play again keeps the room's chat
+  s = run([[{ type: "loaded", room: summary() }], [{ type: "room", room: summary({ game: 2 }) }]], s);
+  assert.equal(s.messages.length, 200);
+});
