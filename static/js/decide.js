@@ -48,6 +48,14 @@ export function dialogView(ctx) {
     onKeyDown: (ev) => trapTab(ev, ev.currentTarget), onClose: () => closed(ctx) }, dialogBody(ctx));
 }
 
+/** Before drawing: a decision that comes while the person types (`typing`: the chat's box has the
+ *  focus) waits, put aside as with Escape, so keys meant for the text never answer it; "Decide…"
+ *  (key D) in the action bar opens it. */
+export function asideWhileTyping(ctx, typing) {
+  const key = dialogKey(ctx), dlg = document.getElementById("decision");
+  if (typing && key && ctx.dismissed !== key && !(dlg && dlg.open)) ctx.dismissed = key;
+}
+
 /** After drawing: open the dialog (`dlg`) while it has a body, else close it. */
 export function syncDialog(ctx, dlg) {
   if (!dlg) return;

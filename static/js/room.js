@@ -12,7 +12,7 @@ import { tableView, tableChanges, pruneSelection, turnText } from "./table.js";
 import { announce, keepFocus, installShortcuts, focusRow, ringFocus } from "./keys.js";
 import { setClock, clockText, pauseClock, Clock } from "./clock.js";
 import { initialChat, chatView, jumpView, chatArrived, chatRefused, chatToEnd } from "./chat.js";
-import { dialogKey, openDialog, syncDialog } from "./decide.js";
+import { dialogKey, openDialog, syncDialog, asideWhileTyping } from "./decide.js";
 import { handInView, watchFit } from "./fit.js";
 import { reduce, initialState, initialUi } from "./roomstore.js";
 import { createStore } from "./store.js";
@@ -196,6 +196,19 @@ function paint() {
   chatToEnd(ctx);
 }
 
+/** The id of the chat's text field that has the focus ("chat-input", "chat-name"), or null. */
+function typingIn() {
+  const a = document.activeElement;
+  return a && (a.id === "chat-input" || a.id === "chat-name") ? a.id : null;
+}
+/** The focus back in text field `id`, the caret after its text. */
+function typeOn(id) {
+  const el = document.getElementById(id);
+  if (!el) return;
+  el.focus();
+  el.setSelectionRange(el.value.length, el.value.length);
+}
+
 function redraw() {
   document.body.dataset.pending = ctx.pending ? "1" : "0";
   // Testing hook: what this page must decide now ("turn", "token_draft", "insurance" or "").
@@ -217,9 +230,14 @@ function redraw() {
     tableChanges(ctx);
     const fresh = onPage !== "table:" + ctx.room.game;
     onPage = "table:" + ctx.room.game;
+    // Keys meant for the chat never act in the game: its box keeps the focus when the table
+    // comes (a new box beside the log), and a decision that comes meanwhile waits (decide.js).
+    const typing = typingIn();
+    asideWhileTyping(ctx, typing);
     const drawTable = () => { draw(); syncDialog(ctx, document.getElementById("decision")); };
     // On a table that stays, the focus stays on the same control (keys.js).
     if (fresh) drawTable(); else keepFocus(drawTable, "#actionbar button");
+    if (typing && document.activeElement === document.body) typeOn(typing);
     if (fresh) watchFit([document.querySelector(".topbar"), document.getElementById("actionbar"),
       document.getElementById("me")], () => wasMine);
     // After the answer to a move the focus shows where it is, also after a mouse click.

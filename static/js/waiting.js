@@ -112,6 +112,10 @@ export function waitingView(ctx, onJoined) {
   const isHost = room.you !== null && room.you === room.host_seat;
   const full = room.players.length >= (room.max_seats || 4);
   const n = room.players.length;
+  // The game's seats are the room's first n (app/rooms.py start_game): a free one below a taken one
+  // (a computer player removed, a player left before play again) is filled first.
+  const taken = new Set(room.players.map((p) => p.seat));
+  const gap = [...Array(n).keys()].find((s) => !taken.has(s));
   const limit = room.turn_limit_s || 0;
   const cur = levelValue();
   const joinForm = room.you === null && !full;
@@ -184,8 +188,9 @@ export function waitingView(ctx, onJoined) {
           ...ariaDisabled(full, "add-bot-why") }, "+ " + t("room.add_bot")),
         h("span", { class: "why", id: "add-bot-why" }, full ? t("room.seats_full") : "")),
       h("div", { class: "bar-group", key: "start" }, h("button", { type: "button", class: "btn primary big-btn",
-        id: "start-btn", onClick: () => startGame(ctx), ...ariaDisabled(!(n >= 2 && n <= 4), "start-hint") },
-      "▶ " + t("room.start"))),
-      h("p", { class: "muted", id: "start-hint", key: "hint" }, t("room.start_hint")),
+        id: "start-btn", onClick: () => startGame(ctx), ...ariaDisabled(!(n >= 2 && n <= 4) || gap !== undefined,
+          "start-hint") }, "▶ " + t("room.start"))),
+      h("p", { class: "muted", id: "start-hint", key: "hint" },
+        gap === undefined ? t("room.start_hint") : t("room.start_gap", { n: gap + 1 })),
     ] : null));
 }

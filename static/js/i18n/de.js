@@ -49,6 +49,7 @@ export default {
   "room.join_title": "Mitspielen",
   "room.start": "Spiel starten",
   "room.start_hint": "Start mit 2 bis 4 Spielern möglich.",
+  "room.start_gap": "Platz {n} ist frei: Wer als Nächstes beitritt oder ein Computerspieler setzt sich dorthin.",
   "room.add_bot": "Computerspieler hinzufügen",
   "room.seats_full": "Alle Plätze sind besetzt.",
   "room.remove_bot": "Entfernen",

@@ -49,6 +49,7 @@ export default {
   "room.join_title": "Join this game",
   "room.start": "Start the game",
   "room.start_hint": "You can start with 2 to 4 players seated.",
+  "room.start_gap": "Seat {n} is free: the next player who joins or a computer player takes it.",
   "room.add_bot": "Add a computer player",
   "room.seats_full": "All seats are taken.",
   "room.remove_bot": "Remove",
