@@ -41,15 +41,11 @@ function roomItem(r) {
       "aria-label": t("home.join") + ": " + r.code }, t("home.join")));
 }
 
-let drawn = false;
-function drawLobby() {
-  const el = document.getElementById("lobby");
-  if (!drawn) { el.textContent = ""; drawn = true; }  // the server's heading, shown until the script ran
-  render(lobbyView(store.get()), el);
-}
+function drawLobby() { render(lobbyView(store.get()), document.getElementById("lobby")); }
 
 async function main() {
   await initI18n();
+  document.getElementById("lobby").textContent = "";  // the server's heading: the tree's from now on
   drawLobby();
   onLangChange(drawLobby);
   const name = document.getElementById("create-name");

@@ -101,16 +101,14 @@ async function main() {
   await initI18n();
   await loadTexts();
   onLangChange(async () => { await loadTexts(); draw(); });
-  let data;
+  let msg;
   try {
-    data = await api("GET", `/api/rooms/${encodeURIComponent(code)}/games/${game}/replay`);
+    msg = { type: "loaded", data: await api("GET", `/api/rooms/${encodeURIComponent(code)}/games/${game}/replay`) };
   } catch (e) {
-    root.textContent = "";  // no "Loading…" under it
-    dispatch({ type: "failed", error: e });
-    return;
+    msg = { type: "failed", error: e };
   }
-  root.textContent = "";
-  dispatch({ type: "loaded", data });
+  root.textContent = "";  // the server's "Loading…": the tree's from now on
+  dispatch(msg);
 }
 
 main();
