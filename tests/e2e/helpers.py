@@ -196,28 +196,34 @@ def choose_token(page, i: int) -> None:
     wait_log_grows(page, before)
 
 
+def decide(page, phase: str, step: int, insurance_shot=None) -> None:
+    """Make the decision `phase` (wait_acting) on `page` through the UI, as a player would: a
+    token in the draft (the `step`-th of four), insurance through the dialog, pass, buy with the
+    suggest button, else take; returns once the log shows it."""
+    if phase == "draft":
+        choose_token(page, step)
+    elif phase == "insurance":
+        insure_something(page, shot=insurance_shot)
+    elif page.locator("#btn-pass").count():
+        before = log_count(page)
+        page.click("#btn-pass")
+        wait_log_grows(page, before)
+    elif page.is_enabled("#btn-suggest") and any(not m["other"] for m in market(page)):
+        do_buy_suggest(page)
+    else:
+        do_take(page)
+
+
 def play_to_the_end(pages, on_step=None, insurance_shot=None, max_steps: int = 400) -> None:
     """Play a started game through the UI until the result shows: each page decides when it is
-    its turn (a token in the draft, insurance through the dialog, pass, buy with the suggest
-    button, else take). `on_step(step)` runs after each decision; `insurance_shot`: a path
+    its turn (`decide`). `on_step(step)` runs after each decision; `insurance_shot`: a path
     prefix for screenshots of the insurance dialog (insure_something)."""
     for step in range(max_steps):
         acting = wait_acting(pages, timeout_s=30)
         if acting is None:
             return
         page, phase = acting
-        if phase == "draft":
-            choose_token(page, step)
-        elif phase == "insurance":
-            insure_something(page, shot=insurance_shot)
-        elif page.locator("#btn-pass").count():
-            before = log_count(page)
-            page.click("#btn-pass")
-            wait_log_grows(page, before)
-        elif page.is_enabled("#btn-suggest") and any(not m["other"] for m in market(page)):
-            do_buy_suggest(page)
-        else:
-            do_take(page)
+        decide(page, phase, step, insurance_shot)
         if on_step:
             on_step(step)
     raise AssertionError(f"no result after {max_steps} decisions")
