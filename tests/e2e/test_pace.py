@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import E2EServer
-from .helpers import create_room, join_room
+from .helpers import create_room, goto, join_room
 
 TEST_S = 7200  # TURN_BASED_TEST_S: two hours, so the clock shows the long form ("1 h 59 min")
 
@@ -26,7 +26,7 @@ def turn_server(tmp_path):
 def test_turn_based_room_with_away_and_pause(turn_server, new_page, shots):
     base = turn_server.base_url
     host = new_page(timezone_id="Europe/Berlin")
-    code = create_room(host, base, "Hana", public=False)
+    code = create_room(host, base, "Hana", public=True)
     options = host.eval_on_selector_all("#timer-select optgroup", "gs => gs.map(g => g.label)")
     assert options == ["Live", "Turn-based"]
     with host.expect_response(lambda r: r.url.endswith("/timer")) as resp:
@@ -38,6 +38,9 @@ def test_turn_based_room_with_away_and_pause(turn_server, new_page, shots):
     assert labels[-4:] == ["1 hour", "8 hours", "1 day", "3 days"]
 
     bob = new_page(timezone_id="Asia/Tokyo", locale="de-DE")
+    # The lobby says which pace the room has
+    goto(bob, base + "/")
+    expect(bob.locator(".room-item", has_text=code).locator(".room-pace")).to_have_text("Rundenbasiert · 2 Stunden")
     join_room(bob, base, code, "Bob")
     expect(bob.locator("#timer-text")).to_contain_text("Rundenbasiert")
     expect(bob.locator("#pace-text")).to_contain_text("2 Stunden")
