@@ -39,16 +39,6 @@ def turn_limits(test_s: int = 0) -> list[int]:
     return ([test_s] if test_s and test_s not in TURN_LIMITS else []) + list(TURN_LIMITS)
 
 
-def check_turn_limit(limit_s: int | None, test_s: int = 0) -> int | None:
-    """`limit_s` as stored (None = no timer, also for 0); 422 `bad_turn_limit` for a value
-    not in `turn_limits(test_s)`."""
-    if not limit_s:
-        return None
-    if limit_s not in turn_limits(test_s):
-        raise Refusal("bad_turn_limit")
-    return limit_s
-
-
 def room_url(code: str, root: str = "") -> str:
     """The page of a room: ``{root}/r/{code}``; `root` is the URL prefix the request came
     under (`app.prefix.root_of`, `""` at the root, e.g. ``/osaka``)."""
@@ -107,8 +97,8 @@ async def create_room(session: AsyncSession, name: str, public: bool,
     committed). Each try is a SAVEPOINT, so a code collision undoes only that try.
     `active_at` = `created_at` marks it as never joined nor connected to (cleanup:
     UNUSED_ROOM_TTL_S); `creator_hash` is the creator's address (app/ratelimit.py);
-    `turn_limit_s` the timer and `pace` ("live"/"turn") (checked by the caller: `check_turn_limit`,
-    app/pace.py `check_pace`)."""
+    `turn_limit_s` the timer and `pace` ("live"/"turn") (checked by the caller: app/pace.py
+    `check_pace`)."""
     token = new_token()
     for _ in range(5):
         now = utcnow()
@@ -225,13 +215,6 @@ async def start_game(session: AsyncSession, room: Room) -> None:
 def set_chat_spectators(room: Room, open_: bool) -> None:
     """Open or close the room's chat to spectators (the host, any time: app/live/chat.py)."""
     room.chat_spectators = open_
-
-
-def set_turn_limit(room: Room, limit_s: int | None) -> None:
-    """(Before the start.) The room's seconds per decision (checked: `check_turn_limit`);
-    409 `game_started` after the start."""
-    _require_waiting(room)
-    room.turn_limit_s = limit_s
 
 
 async def hand_seat_to_bot(session: AsyncSession, room: Room, number: int, level: str,
