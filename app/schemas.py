@@ -32,6 +32,14 @@ NAME_SCHEMA = {"minLength": 1, "maxLength": MAX_NAME, "format": "player-name",
 TURN_LIMIT_SCHEMA = {"anyOf": [{"type": "integer", "enum": [0, *TURN_LIMITS, *TURN_BASED_LIMITS]}, {"type": "null"}]}
 #: The paces (app/pace.py): "live" (the default) or "turn" (turn-based; 422 `bad_pace` otherwise).
 PACE_SCHEMA = {"type": "string", "enum": ["live", "turn"]}
+#: Which times go with which pace (422 `bad_pace_limit` otherwise): live (or no pace: live, or
+#: the room's pace as it is) with a live timer or none; turn with one of the turn-based times.
+PACE_LIMIT_SCHEMA = {"anyOf": [
+    {"properties": {"pace": {"anyOf": [{"const": "live"}, {"type": "null"}]}, "turn_limit_s": {
+        "anyOf": [{"type": "integer", "enum": [0, *TURN_LIMITS]}, {"type": "null"}]}}},
+    {"properties": {"pace": {"const": "turn"}, "turn_limit_s": {"type": "integer", "enum": list(TURN_BASED_LIMITS)}},
+     "required": ["pace", "turn_limit_s"]},
+]}
 
 
 def clean_name(value: object) -> str:
@@ -60,6 +68,8 @@ class _Body(BaseModel):
 class CreateRoomIn(_Body):
     """Body of POST /api/rooms."""
 
+    model_config = ConfigDict(json_schema_extra=PACE_LIMIT_SCHEMA)
+
     name: str = Field(json_schema_extra=NAME_SCHEMA)
     public: StrictBool = True
     turn_limit_s: StrictInt | None = Field(default=None, json_schema_extra=TURN_LIMIT_SCHEMA)  # seconds per decision (RoomOut.turn_limits); null/0 = no timer
@@ -76,6 +86,8 @@ class ChatSettingsIn(_Body):
 
 class TurnLimitIn(_Body):
     """Body of POST /api/rooms/{code}/timer (host, before the start)."""
+
+    model_config = ConfigDict(json_schema_extra=PACE_LIMIT_SCHEMA)
 
     turn_limit_s: StrictInt | None = Field(default=None, json_schema_extra=TURN_LIMIT_SCHEMA)  # one of RoomOut.turn_limits; null/0 = no timer
     pace: str | None = Field(default=None, json_schema_extra={"anyOf": [PACE_SCHEMA, {"type": "null"}]})  # null: the room's pace as it is
