@@ -37,14 +37,14 @@ export function idleS() { return clock ? (clock.turn_ms + now() - at) / 1000 : n
 /** The seconds left, or "" without a timer. */
 export function clockText() { const s = leftS(); return s === null ? "" : durationText(s); }
 
-/** `s` seconds as "m:ss", from an hour on "7 h 12 min", from a day on "1 d 3 h". */
+/** `s` seconds: "m:ss", else "7 h 12 min", else "1 d 3 h". */
 export function durationText(s) {
   const d = Math.floor(s / 86400), hr = Math.floor(s / 3600) % 24, m = Math.floor(s / 60) % 60;
   return d ? d + " d " + hr + " h" : hr ? hr + " h " + m + " min" : m + ":" + String(s % 60).padStart(2, "0");
 }
 
 const unit = (n, u) => new Intl.NumberFormat(currentLang(), { style: "unit", unit: u, unitDisplay: "long" }).format(n);
-/** "30 s", "1 min", "8 hours", "1 day" … for a timer of `s` seconds; "no timer" for none. */
+/** "30 s", "1 min", "1 day" … for a timer of `s` seconds; "no timer" for none. */
 export function limitText(s) {
   return !s ? t("timer.off") : s % 3600 ? s % 60 ? t("timer.s", { n: s }) : t("timer.min", { n: s / 60 })
     : s % 86400 ? unit(s / 3600, "hour") : unit(s / 86400, "day");

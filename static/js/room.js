@@ -164,7 +164,7 @@ function logRef(el) {
   if (window.ResizeObserver) new ResizeObserver(() => logToEnd()).observe(el);
 }
 
-// A turn-based or paused room's band (pace.js): loaded only for one.
+// pace.js: only for a turn-based or paused room.
 const pace = lazy(() => import("./pace.js"));
 function paceBand() {
   const m = (ctx.room.pace === "turn" || ctx.room.paused_at) && pace(redraw);

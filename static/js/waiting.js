@@ -172,7 +172,7 @@ export function waitingView(ctx, onJoined) {
     h("h2", null, t("room.seats") + " (" + room.players.length + "/" + room.max_seats + ")"),
     h("ul", { class: "seats", id: "seats" }, seats),
     h("p", { class: "note" }, note),
-    // The pace and turn timer: the host chooses them; everyone sees them.
+    // The pace and timer: the host chooses them; everyone sees them.
     h("div", { class: "bar-group timer-line", id: "timer-line" }, isHost
       ? h("label", null, h("span", null, t("timer.label") + " "),
         h("select", { id: "timer-select", onChange: () => setTimer() },
