@@ -409,3 +409,44 @@ def test_play_again_gives_the_away_time_back(server_factory):
     r = httpx.put(f"{base}/api/rooms/{code}/away", json={"until": iso(utc() + timedelta(days=3))},
                   headers=auth(tokens[1]))
     assert r.status_code == 200, r.text
+
+
+# --------------------------------------------------------------------- two processes
+
+@pytest.mark.postgresql_only
+def test_a_pause_in_one_process_holds_in_the_other(server_factory, migrated_url):
+    """PostgreSQL, two server processes: the host pauses through A; a move sent through B is
+    refused (`game_paused`), B's connections get the standing clock and, after the resume
+    through A, the moved one."""
+    assert migrated_url.startswith("postgresql"), "several processes need PostgreSQL"
+    a, b = server_factory(**TURN), server_factory(**TURN)
+    code, tokens = turn_room(a.base_url, 3600)
+    start(a.base_url, code, tokens[0])
+
+    async def go():
+        c = [await Client.open(b.ws_url, code, t, seat=i) for i, t in enumerate(tokens)]
+        first = await c[0].state(0)
+        to_act = first["view"]["to_act"]
+        r = await asyncio.to_thread(httpx.post, f"{a.base_url}/api/rooms/{code}/pause", headers=auth(tokens[0]))
+        assert r.status_code == 200, r.text
+        stood = await c[1].wait(lambda m: m["type"] == "state" and (m.get("clock") or {}).get("paused"))
+        own = await c[to_act].state(0)
+        n = len(c[to_act].msgs)
+        await c[to_act].act(0, pick_action(own["view"], random.Random(2)))
+        err = await c[to_act].wait(lambda m: m["type"] == "error", start=n)
+        assert err["code"] == "game_paused"
+        await asyncio.sleep(1.0)
+        n = len(c[1].msgs)
+        r = await asyncio.to_thread(httpx.post, f"{a.base_url}/api/rooms/{code}/resume", headers=auth(tokens[0]))
+        assert r.status_code == 200, r.text
+        going = await c[1].wait(lambda m: m["type"] == "state" and m.get("clock") and not m["clock"].get("paused"),
+                                start=n)
+        # It stood still for the paused time: nearly as much left as at the pause
+        assert stood["clock"]["left_ms"] - going["clock"]["left_ms"] < 900
+        n = len(c[to_act].msgs)
+        await c[to_act].act(0, pick_action(own["view"], random.Random(2)))
+        await c[to_act].state(1)
+        for x in c:
+            await x.close()
+    asyncio.run(go())
+    assert clock_of(migrated_url, code)[0] == 1
