@@ -55,12 +55,16 @@ class Settings(BaseSettings):
     # besides 30/60/120/300 (for tests and demos; 0 = none), and how often each process looks
     # for decisions past their deadline
     turn_limit_test_s: int = Field(0, ge=0)
+    # the same for turn-based rooms (app/pace.py): one short time per decision offered besides
+    # 1 h/8 h/1 d/3 d, for tests and demos (0 = none)
+    turn_based_test_s: int = Field(0, ge=0)
     timer_poll_s: float = Field(0.5, gt=0)
     # chat (app/live/chat.py): messages one seat (a spectator: one address) may send per room
     chat_limit: str = "5/10seconds;30/minute"
     # lobby and cleanup
     room_ttl_s: float = Field(86400, gt=0)        # a waiting room nobody was connected to this long is deleted
     unused_room_ttl_s: float = Field(300, gt=0)   # a room nobody ever joined or connected to: deleted after this long
+    turn_room_ttl_s: float = Field(30 * 86400, gt=0)  # the same as room_ttl_s for a turn-based room waiting for its players
     cleanup_interval_s: float = Field(30, gt=0)   # how often the cleanup task runs
     # connections (the protocol's own bounds, which no host tunes, are constants where they
     # are enforced: SEND_QUEUE_SIZE app/live/sockets/connection.py, MAX_FRAME_BYTES and

@@ -110,6 +110,11 @@ class Room(Base):
     # Server default only (create_room sets it), as `game_no`: rows written as older migrations'
     # code wrote them stay valid.
     chat_spectators: Mapped[bool] = mapped_column(Boolean, server_default=true())
+    # The pace (migration 0010; app/pace.py): "live" (turn_limit_s of TURN_LIMITS or none) or
+    # "turn" (turn-based: turn_limit_s of TURN_BASED_LIMITS, always set), and when the host
+    # paused the game (None while it runs; the deadline stays stored and moves on at the resume).
+    pace: Mapped[str] = mapped_column(String(8), default="live", server_default="live")
+    paused_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
 
     seats: Mapped[list[Seat]] = relationship(back_populates="room", order_by="Seat.seat",
                                              cascade="all, delete-orphan", passive_deletes=True)
@@ -131,6 +136,11 @@ class Seat(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     # The seat's player said they are in for the room's next game ("play again").
     ready: Mapped[bool] = mapped_column(Boolean, server_default=false())
+    # "Away until" (migration 0010; app/pace.py): the seat's decisions' clock does not run
+    # before then (None or past: not away); the seconds of away taken this game, the running
+    # away's rest included (at most pace.AWAY_BUDGET_S).
+    away_until: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    away_used_s: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
     room: Mapped[Room] = relationship(back_populates="seats")
 

@@ -19,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from .refusals import Refusal
 from .models import Room, Seat
 from .records import drop_current_log, finished_game_values, store_game
+from .pace import reset_away
 from .rooms import HOST_SEAT
 
 
@@ -47,6 +48,7 @@ async def play_again(session: AsyncSession, room: Room, seat: Seat, game: int | 
                 if s.token_hash is not None:
                     s.bot_level = None      # a handed-over seat is its person's again
                 s.ready = s.token_hash is None or s.seat == seat.seat
+            reset_away(room)  # "away" is counted per game (app/pace.py)
             await session.flush()
             await session.refresh(room)
             return True

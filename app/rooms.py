@@ -18,8 +18,9 @@ from sqlalchemy.orm import selectinload
 
 import engine
 
+from . import pace
 from .refusals import Refusal
-from .store.games import start_values
+from .store.games import clock_start, start_values
 from .models import Room, Seat, utcnow
 from .names import check_name
 from .security import hash_token, new_room_code, new_token, normalize_code, token_matches
@@ -36,16 +37,6 @@ def turn_limits(test_s: int = 0) -> list[int]:
     """The seconds per decision a host may choose: TURN_LIMITS, and `test_s` first when set
     (Settings.turn_limit_test_s: a short timer for tests and demos)."""
     return ([test_s] if test_s and test_s not in TURN_LIMITS else []) + list(TURN_LIMITS)
-
-
-def check_turn_limit(limit_s: int | None, test_s: int = 0) -> int | None:
-    """`limit_s` as stored (None = no timer, also for 0); 422 `bad_turn_limit` for a value
-    not in `turn_limits(test_s)`."""
-    if not limit_s:
-        return None
-    if limit_s not in turn_limits(test_s):
-        raise Refusal("bad_turn_limit")
-    return limit_s
 
 
 def room_url(code: str, root: str = "") -> str:
@@ -100,18 +91,20 @@ def require_host(room: Room, token: str | None) -> Seat:
 
 
 async def create_room(session: AsyncSession, name: str, public: bool,
-                      creator_hash: str | None = None, turn_limit_s: int | None = None) -> tuple[Room, str]:
+                      creator_hash: str | None = None, turn_limit_s: int | None = None,
+                      pace: str = "live") -> tuple[Room, str]:
     """A new waiting room with the creator as host in seat 0 → (room, token) (flushed, not
     committed). Each try is a SAVEPOINT, so a code collision undoes only that try.
     `active_at` = `created_at` marks it as never joined nor connected to (cleanup:
     UNUSED_ROOM_TTL_S); `creator_hash` is the creator's address (app/ratelimit.py);
-    `turn_limit_s` the timer (checked by the caller: `check_turn_limit`)."""
+    `turn_limit_s` the timer and `pace` ("live"/"turn") (checked by the caller: app/pace.py
+    `check_pace`)."""
     token = new_token()
     for _ in range(5):
         now = utcnow()
         room = Room(code=new_room_code(), public=public, status="waiting", version=0,
                     created_at=now, active_at=now, creator_hash=creator_hash, game_no=1,
-                    turn_limit_s=turn_limit_s, chat_spectators=True)
+                    turn_limit_s=turn_limit_s, chat_spectators=True, pace=pace)
         room.seats = [Seat(seat=HOST_SEAT, name=name, token_hash=hash_token(token), created_at=utcnow(),
                            ready=True)]
         try:
@@ -209,10 +202,12 @@ async def start_game(session: AsyncSession, room: Room) -> None:
         raise Refusal("seat_empty", seat=gap, shown=gap + 1)
     seed = secrets.randbits(62)
     game = engine.new_game(len(room.seats), seed)
+    first = next((s for s in room.seats if s.seat == game.to_act), None)  # away: its clock starts later
     result = await session.execute(
         update(Room).where(Room.id == room.id, Room.status == "waiting")
         .values(status="playing", seed=seed, num_players=len(room.seats),
-                started_at=utcnow(), version=0, creator_hash=None, **start_values(game, room.turn_limit_s)))
+                started_at=utcnow(), version=0, creator_hash=None, paused_at=None,
+                **start_values(game, room.turn_limit_s, first.away_until if first is not None else None)))
     if result.rowcount != 1:
         raise Refusal("game_started")
 
@@ -220,13 +215,6 @@ async def start_game(session: AsyncSession, room: Room) -> None:
 def set_chat_spectators(room: Room, open_: bool) -> None:
     """Open or close the room's chat to spectators (the host, any time: app/live/chat.py)."""
     room.chat_spectators = open_
-
-
-def set_turn_limit(room: Room, limit_s: int | None) -> None:
-    """(Before the start.) The room's seconds per decision (checked: `check_turn_limit`);
-    409 `game_started` after the start."""
-    _require_waiting(room)
-    room.turn_limit_s = limit_s
 
 
 async def hand_seat_to_bot(session: AsyncSession, room: Room, number: int, level: str,
@@ -243,7 +231,9 @@ async def hand_seat_to_bot(session: AsyncSession, room: Room, number: int, level
     leaving). A seat whose decision it has been for `idle_s` ≥ `after_s` seconds may be
     handed over by any other seated, connected player (host or not) even while it is connected,
     in a room without a turn timer (with one, its time-outs do that: app/live/computer/timers.py); before
-    that a connected seat is refused with `seat_connected`, as always.
+    that a connected seat is refused with `seat_connected`, as always. In a turn-based room
+    (app/pace.py) nobody but the host may hand a person's seat over: its players are offline
+    for days by design, and the time-out makes the late decisions (409 `turn_based_room`).
     404 `seat_not_found`, 409 `game_not_started` / `game_over` /
     `seat_connected`, 403 `not_connected` (the caller's own seat has no live connection),
     403 `not_yet` (field `retry_after_s`: the whole seconds left)."""
@@ -259,6 +249,9 @@ async def hand_seat_to_bot(session: AsyncSession, room: Room, number: int, level
     if number in connected and not idle:
         raise Refusal("seat_connected")
     host = by is None or by == HOST_SEAT
+    if not host and room.pace == "turn" and seat.bot_level is None:
+        # Turn-based: people are offline for days; only the time-out (or the host) hands over.
+        raise Refusal("turn_based_room")
     if not host and by not in connected:
         raise Refusal("not_connected")
     if (not host or since_start) and not idle and offline_s < after_s:
@@ -283,10 +276,11 @@ async def take_seat_back(session: AsyncSession, room_id: int, number: int) -> No
     starts again now (a fresh deadline with a timer: app/live/computer/timers.py)."""
     await session.execute(update(Seat).where(Seat.room_id == room_id, Seat.seat == number)
                           .values(bot_level=None))
-    row = (await session.execute(select(Room.turn_limit_s).where(
+    row = (await session.execute(select(Room.turn_limit_s, Room.paused_at, Seat.away_until).join(
+        Seat, (Seat.room_id == Room.id) & (Seat.seat == number)).where(
         Room.id == room_id, Room.status == "playing", Room.to_act == number))).first()
     if row is not None:
-        now = utcnow()
+        now = clock_start(utcnow(), row.away_until, row.paused_at)  # away, pause: app/pace.py
         await session.execute(update(Room).where(Room.id == room_id, Room.to_act == number).values(
             turn_at=now, deadline_at=now + timedelta(seconds=row.turn_limit_s) if row.turn_limit_s else None))
 
@@ -294,7 +288,8 @@ async def take_seat_back(session: AsyncSession, room_id: int, number: int) -> No
 def summary(room: Room, connected: set[int], you: int | None,
             offline_for: Callable[[int], float] | None = None, handover_after_s: float = 60,
             limits: list[int] | None = None, since_start: Callable[[int], bool] | None = None,
-            connected_for: Callable[[int], float | None] | None = None) -> dict:
+            connected_for: Callable[[int], float | None] | None = None,
+            turn_based: list[int] | None = None, now: datetime | None = None) -> dict:
     """The room summary of docs/protocol.md (`RoomOut`). `offline_for(seat)` → seconds a
     seat has been without a connection (Hub.offline_for); it fills `offline_s` of the
     players that are neither connected nor computer players (else null), and `since_start(seat)`
@@ -303,7 +298,10 @@ def summary(room: Room, connected: set[int], you: int | None,
     `handover_after_s`). `connected_for(seat)` (Hub.connected_for) → seconds a seat has been
     connected without a break here, or None: `connected_s` of a connected person's seat (else
     null), from which its idle time on a decision counts when it came back during it.
-    `limits`: the turn timers the host may choose (`turn_limits`)."""
+    `limits`: the turn timers the host may choose (`turn_limits`), `turn_based` the
+    turn-based ones (app/pace.py `turn_based_limits`); `now` (default: now) for each seat's
+    `away_until` (null unless in the future) and `away_left_s`."""
+    now = now or utcnow()
     def offline(s: Seat) -> int | None:
         if offline_for is None or s.bot_level is not None or s.seat in connected:
             return None
@@ -320,7 +318,9 @@ def summary(room: Room, connected: set[int], you: int | None,
         return {"seat": s.seat, "name": s.name, "bot": s.bot_level is not None, "bot_level": s.bot_level,
                 "connected": s.bot_level is not None or s.seat in connected,
                 "offline_s": off, "connected_s": online(s), "ready": s.ready,
-                "since_start": off is not None and since_start is not None and since_start(s.seat)}
+                "since_start": off is not None and since_start is not None and since_start(s.seat),
+                "away_until": iso(s.away_until) if s.away_until is not None and s.away_until > now else None,
+                "away_left_s": pace.away_left_s(s, now)}
     return {
         "code": room.code, "url": room_url(room.code), "status": room.status,
         "public": room.public, "host_seat": HOST_SEAT, "max_seats": MAX_SEATS,
@@ -331,4 +331,7 @@ def summary(room: Room, connected: set[int], you: int | None,
         "turn_limits": limits if limits is not None else list(TURN_LIMITS),
         "players": [player(s) for s in sorted(room.seats, key=lambda s: s.seat)],
         "you": you, "game": room.game_no,
+        "pace": room.pace or pace.LIVE,
+        "turn_based_limits": turn_based if turn_based is not None else list(pace.TURN_BASED_LIMITS),
+        "paused_at": iso(room.paused_at) if room.paused_at is not None else None,
     }

@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import unicodedata
+from datetime import datetime
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, field_validator
 
 from .names import INVISIBLE
+from .pace import TURN_BASED_LIMITS
 from .rooms import TURN_LIMITS
 
 BotLevel = Literal["easy", "normal", "hard"]
@@ -27,7 +29,17 @@ NAME_SCHEMA = {"minLength": 1, "maxLength": MAX_NAME, "format": "player-name",
                               "or invisible characters, not a computer player's name (docs/protocol.md §Names)"}
 #: The turn timers a request may choose (RoomOut.turn_limits; null or 0: none). A server with
 #: TURN_LIMIT_TEST_S offers one more, for tests and demos.
-TURN_LIMIT_SCHEMA = {"anyOf": [{"type": "integer", "enum": [0, *TURN_LIMITS]}, {"type": "null"}]}
+TURN_LIMIT_SCHEMA = {"anyOf": [{"type": "integer", "enum": [0, *TURN_LIMITS, *TURN_BASED_LIMITS]}, {"type": "null"}]}
+#: The paces (app/pace.py): "live" (the default) or "turn" (turn-based; 422 `bad_pace` otherwise).
+PACE_SCHEMA = {"type": "string", "enum": ["live", "turn"]}
+#: Which times go with which pace (422 `bad_pace_limit` otherwise): live (or no pace: live, or
+#: the room's pace as it is) with a live timer or none; turn with one of the turn-based times.
+PACE_LIMIT_SCHEMA = {"anyOf": [
+    {"properties": {"pace": {"anyOf": [{"const": "live"}, {"type": "null"}]}, "turn_limit_s": {
+        "anyOf": [{"type": "integer", "enum": [0, *TURN_LIMITS]}, {"type": "null"}]}}},
+    {"properties": {"pace": {"const": "turn"}, "turn_limit_s": {"type": "integer", "enum": list(TURN_BASED_LIMITS)}},
+     "required": ["pace", "turn_limit_s"]},
+]}
 
 
 def clean_name(value: object) -> str:
@@ -56,9 +68,12 @@ class _Body(BaseModel):
 class CreateRoomIn(_Body):
     """Body of POST /api/rooms."""
 
+    model_config = ConfigDict(json_schema_extra=PACE_LIMIT_SCHEMA)
+
     name: str = Field(json_schema_extra=NAME_SCHEMA)
     public: StrictBool = True
     turn_limit_s: StrictInt | None = Field(default=None, json_schema_extra=TURN_LIMIT_SCHEMA)  # seconds per decision (RoomOut.turn_limits); null/0 = no timer
+    pace: str = Field(default="live", json_schema_extra=PACE_SCHEMA)  # "turn": turn_limit_s one of RoomOut.turn_based_limits
 
     _name = field_validator("name", mode="before")(clean_name)
 
@@ -72,7 +87,17 @@ class ChatSettingsIn(_Body):
 class TurnLimitIn(_Body):
     """Body of POST /api/rooms/{code}/timer (host, before the start)."""
 
+    model_config = ConfigDict(json_schema_extra=PACE_LIMIT_SCHEMA)
+
     turn_limit_s: StrictInt | None = Field(default=None, json_schema_extra=TURN_LIMIT_SCHEMA)  # one of RoomOut.turn_limits; null/0 = no timer
+    pace: str | None = Field(default=None, json_schema_extra={"anyOf": [PACE_SCHEMA, {"type": "null"}]})  # null: the room's pace as it is
+
+
+class AwayIn(_Body):
+    """Body of PUT /api/rooms/{code}/away (a seated person): away until `until` (ISO 8601 UTC,
+    e.g. "2026-12-05T14:00:00Z"; a time without a zone is UTC), or null: back now."""
+
+    until: datetime | None
 
 
 class JoinRoomIn(_Body):
@@ -140,6 +165,8 @@ class PlayerOut(BaseModel):
     connected_s: int | None = None  # seconds connected without a break (a human seat connected to this server process)
     since_start: bool = False  # room older than the server process, seat not connected since its start: offline_s counts from the start, the host too waits handover_after_s
     ready: bool = False  # said they are in for the room's next game (play again)
+    away_until: str | None = None  # ISO 8601 UTC: the seat's player is away until then (null: not away)
+    away_left_s: int = 0  # seconds of away this seat may still set in this game (of 7 days)
 
 
 class RoomOut(BaseModel):
@@ -160,6 +187,9 @@ class RoomOut(BaseModel):
     players: list[PlayerOut]
     you: int | None = None
     game: int = 1  # the number of the room's current game (play again moves it on)
+    pace: Literal["live", "turn"] = "live"  # turn: a turn-based room (turn_limit_s of turn_based_limits)
+    turn_based_limits: list[int] = [3600, 28800, 86400, 259200]  # the turn-based times the host may choose
+    paused_at: str | None = None  # ISO 8601 UTC: the host paused the game then (null: running)
 
 
 class LobbySeatOut(BaseModel):
@@ -182,6 +212,8 @@ class LobbyRoomOut(BaseModel):
     seats_free: int
     status: RoomStatus
     created_at: str
+    pace: Literal["live", "turn"] = "live"
+    turn_limit_s: int | None = None
 
 
 class StatusOut(BaseModel):

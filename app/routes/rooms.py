@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Path, Request, Response
 
+from .. import pace as P
 from .. import rooms as R
 from ..lobby import with_root
 from ..deps import LiveDep, SessionDep, TokenDep
@@ -66,19 +67,21 @@ def _drop_stale_cookie(request: Request, response: Response, code: str) -> None:
 
 @router.post("", status_code=201, response_model=CreateRoomOut,
              responses=responses("rate_limited", "too_many_rooms", "bad_name", "name_reserved", "bad_turn_limit",
-                                 *BODY, "conflict"))
+                                 "bad_pace", "bad_pace_limit", *BODY, "conflict"))
 async def create_room(body: CreateRoomIn, request: Request, response: Response, live: LiveDep,
                       session: SessionDep):
     """Create a room; the caller is the host in seat 0. Sets the seat cookie; the token is shown once.
-    429 `rate_limited` / `too_many_rooms` (per address), 422 `name_reserved`."""
+    429 `rate_limited` / `too_many_rooms` (per address), 422 `name_reserved`. `pace` "turn": a
+    turn-based room, `turn_limit_s` one of `turn_based_limits` (422 `bad_pace_limit`; 422
+    `bad_pace` for another pace: app/pace.py)."""
     host = request.client.host if request.client else None  # behind a trusted proxy: X-Forwarded-For
     request.app.state.limiter.hit("create", host)
     check_name(body.name)
-    limit = R.check_turn_limit(body.turn_limit_s, live.settings.turn_limit_test_s)
+    limit = P.check_pace(body.pace, body.turn_limit_s, *_limits(live))
     creator = address_hash(host)
     await check_waiting_rooms(session, creator, live.settings.rooms_per_address,
                               live.settings.unused_room_ttl_s)
-    room, token = await R.create_room(session, body.name, body.public, creator, limit)
+    room, token = await R.create_room(session, body.name, body.public, creator, limit, body.pace)
     await session.commit()  # a new room: nobody can hold its lock yet
     _set_seat_cookie(request, response, live, room.code, token)
     await live.room_created(room.code, body.public)
@@ -178,16 +181,26 @@ async def leave_seat(code: str, request: Request, response: Response, live: Live
 
 
 @router.post("/{code}/timer", response_model=RoomOut,
-             responses=responses(*HOST, "game_started", "bad_turn_limit", *BODY))
+             responses=responses(*HOST, "game_started", "bad_turn_limit", "bad_pace", "bad_pace_limit", *BODY))
 async def set_timer(code: str, body: TurnLimitIn, live: LiveDep, token: TokenDep):
-    """(Host only, before the start.) The turn timer: seconds per decision, one of the room's
-    `turn_limits`, or null/0 for none (422 `bad_turn_limit`). → the room summary."""
-    limit = R.check_turn_limit(body.turn_limit_s, live.settings.turn_limit_test_s)
+    """(Host only, before the start.) The pace and the turn timer: `pace` "live" (or null: the
+    room's pace as it is) with seconds per decision one of the room's `turn_limits` or null/0
+    for none (422 `bad_turn_limit`), or "turn" with one of `turn_based_limits` (422
+    `bad_pace_limit`; 422 `bad_pace` for another pace). → the room summary."""
+    if body.pace is not None:
+        P.check_pace(body.pace, body.turn_limit_s, *_limits(live))  # refused before the lock
     async with live.change(code) as held:
         R.require_host(held.room, token)
-        R.set_turn_limit(held.room, limit)
+        pace = body.pace or held.room.pace or P.LIVE
+        limit = P.check_pace(pace, body.turn_limit_s, *_limits(live))
+        P.set_pace(held.room, pace, limit)
         out = live.summary(held.room, R.HOST_SEAT)
-    return {**out, "turn_limit_s": limit}
+    return {**out, "turn_limit_s": limit, "pace": pace}
+
+
+def _limits(live) -> tuple[list[int], list[int]]:
+    """The live and the turn-based times per decision this server offers (its test settings)."""
+    return R.turn_limits(live.settings.turn_limit_test_s), P.turn_based_limits(live.settings.turn_based_test_s)
 
 
 @router.post("/{code}/chat", response_model=RoomOut, responses=responses(*HOST, *BODY))

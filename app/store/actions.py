@@ -30,7 +30,8 @@ _ROOMS = Room.__table__
 #: Parameters: room_id, old_version, new_version, new_status, and the game's snapshot after the
 #: action: state, to_act, turn_at, deadline_at (games.snapshot_values).
 BUMP_VERSION = (update(_ROOMS)
-                .where(_ROOMS.c.id == bindparam("room_id"), _ROOMS.c.version == bindparam("old_version"))
+                .where(_ROOMS.c.id == bindparam("room_id"), _ROOMS.c.version == bindparam("old_version"),
+                       _ROOMS.c.paused_at.is_(None))  # nothing counts while the host paused the game (app/pace.py)
                 .values(version=bindparam("new_version"), status=bindparam("new_status"),
                         state=bindparam("state", type_=_ROOMS.c.state.type),
                         to_act=bindparam("to_act", type_=_ROOMS.c.to_act.type),

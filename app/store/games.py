@@ -27,25 +27,41 @@ from ..models import ActionRow, GameRow, Room, utcnow
 ROOMS, ACTIONS, GAMES = Room.__table__, ActionRow.__table__, GameRow.__table__
 
 
-def clock_values(state: Any, limit_s: int | None, now: datetime | None = None) -> dict:
+def clock_start(now: datetime, away_until: datetime | None = None, paused_at: datetime | None = None) -> datetime:
+    """When the clock of a decision beginning at `now` starts running: at `now`, or (paused)
+    at `paused_at`, as if it had begun then (the resume moves it on by the paused time), plus
+    the rest of its seat's away (`away_until` after `now`; app/pace.py)."""
+    start = paused_at if paused_at is not None and paused_at < now else now
+    if away_until is not None and away_until > now:
+        start += away_until - now
+    return start
+
+
+def clock_values(state: Any, limit_s: int | None, now: datetime | None = None,
+                 away_until: datetime | None = None, paused_at: datetime | None = None) -> dict:
     """The turn clock's columns for a decision beginning `now` (naive UTC, default: now):
     `turn_at` and `deadline_at` (= turn_at + `limit_s` seconds; None without a timer, and both
-    None once the game is over). app/live/computer/timers.py."""
+    None once the game is over). The clock starts later when the seat to act is away
+    (`away_until`) or the game is paused (`paused_at`): `clock_start`, so
+    `deadline_at - turn_at` is always `limit_s`. app/live/computer/timers.py."""
     if engine.is_over(state):
         return {"turn_at": None, "deadline_at": None}
     now = now or utcnow()
+    if away_until is not None or paused_at is not None:
+        now = clock_start(now, away_until, paused_at)
     return {"turn_at": now, "deadline_at": None if not limit_s else now + timedelta(seconds=limit_s)}
 
 
-def snapshot_values(state: Any, limit_s: int | None = None) -> dict:
+def snapshot_values(state: Any, limit_s: int | None = None, away_until: datetime | None = None) -> dict:
     """The room row's columns that follow the game state: `state` (full JSON), `to_act`, and
-    the clock of the decision that begins now (`clock_values`, timer `limit_s`)."""
-    return {"state": state.to_json(), "to_act": state.to_act, **clock_values(state, limit_s)}
+    the clock of the decision that begins now (`clock_values`, timer `limit_s`, the seat to
+    act away until `away_until`)."""
+    return {"state": state.to_json(), "to_act": state.to_act, **clock_values(state, limit_s, away_until=away_until)}
 
 
-def start_values(state: Any, limit_s: int | None = None) -> dict:
+def start_values(state: Any, limit_s: int | None = None, away_until: datetime | None = None) -> dict:
     """The room row's game columns at the start (version 0): the snapshot and its rules version."""
-    return {**snapshot_values(state, limit_s), "rules_version": state.rules_version}
+    return {**snapshot_values(state, limit_s, away_until), "rules_version": state.rules_version}
 
 
 # The snapshot: seed, version and state read in ONE statement, so they belong together.

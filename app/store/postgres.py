@@ -52,7 +52,7 @@ WITH w AS (
 ), moved AS (
   UPDATE rooms SET version = w.new_version, status = w.new_status, state = w.state::json, to_act = w.to_act,
                    turn_at = w.turn_at, deadline_at = w.deadline_at
-  FROM w WHERE rooms.id = w.room_id AND rooms.version = w.old_version
+  FROM w WHERE rooms.id = w.room_id AND rooms.version = w.old_version AND rooms.paused_at IS NULL
   RETURNING {returning}
 )
 INSERT INTO actions (room_id, version, action_id, seat, action, events, created_at)

@@ -3,7 +3,7 @@
 // and, on your own turn, in the tab title; screen readers hear it (the polite #announce region)
 // at 30 and 10 seconds left on your own turn, not at every tick. Paused while the socket is down.
 import { h, Component } from "../vendor/preact.js";
-import { t, onLangChange } from "./i18n.js";
+import { t, onLangChange, currentLang } from "./i18n.js";
 import { announce } from "./keys.js";
 
 let clock = null, at = 0, timer = null, said = new Set(), mine = false, onTick = null, stop = null;
@@ -17,7 +17,7 @@ export function setClock(c, isMine, tick) {
     performance.now()) - leftS()) > 1) said = new Set();
   clock = c || null; at = performance.now(); mine = isMine; onTick = tick; stop = null;
   clearInterval(timer); timer = null;
-  if (clock && clock.left_ms !== null) timer = setInterval(draw, 1000);
+  if (clock && clock.left_ms !== null && !clock.paused) timer = setInterval(draw, 1000);
   draw();
 }
 
@@ -26,7 +26,7 @@ export function pauseClock() {
   if (stop === null) { stop = performance.now(); clearInterval(timer); draw(); }
 }
 
-function left(c, now) { return Math.max(0, Math.ceil((c.left_ms - (now - at)) / 1000)); }
+function left(c, now) { return Math.max(0, Math.ceil((c.left_ms - (c.paused ? 0 : now - at)) / 1000)); }
 
 /** Seconds left for the seat to act (null without a timer). */
 export function leftS() { return clock && clock.left_ms !== null ? left(clock, now()) : null; }
@@ -34,15 +34,20 @@ export function leftS() { return clock && clock.left_ms !== null ? left(clock, n
 /** Seconds since the seat to act got its decision (null when nobody is to act). */
 export function idleS() { return clock ? (clock.turn_ms + now() - at) / 1000 : null; }
 
-/** "m:ss" of the seconds left, or "" without a timer. */
-export function clockText() {
-  const s = leftS();
-  return s === null ? "" : Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+/** The seconds left, or "" without a timer. */
+export function clockText() { const s = leftS(); return s === null ? "" : durationText(s); }
+
+/** `s` seconds: "m:ss", else "7 h 12 min", else "1 d 3 h". */
+export function durationText(s) {
+  const d = Math.floor(s / 86400), hr = Math.floor(s / 3600) % 24, m = Math.floor(s / 60) % 60;
+  return d ? d + " d " + hr + " h" : hr ? hr + " h " + m + " min" : m + ":" + String(s % 60).padStart(2, "0");
 }
 
-/** "30 s", "1 min" … for a timer of `s` seconds; "no timer" for none. */
+const unit = (n, u) => new Intl.NumberFormat(currentLang(), { style: "unit", unit: u, unitDisplay: "long" }).format(n);
+/** "30 s", "1 min", "1 day" … for a timer of `s` seconds; "no timer" for none. */
 export function limitText(s) {
-  return !s ? t("timer.off") : s % 60 ? t("timer.s", { n: s }) : t("timer.min", { n: s / 60 });
+  return !s ? t("timer.off") : s % 3600 ? s % 60 ? t("timer.s", { n: s }) : t("timer.min", { n: s / 60 })
+    : s % 86400 ? unit(s / 3600, "hour") : unit(s / 86400, "day");
 }
 
 onLangChange(draw);

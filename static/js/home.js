@@ -4,6 +4,7 @@ import { toast, appUrl } from "./dom.js";
 import { initI18n, t, tn, onLangChange, listParts } from "./i18n.js";
 import { api, LiveSocket } from "./net.js";
 import { rememberedName, rememberName, validName, errorText, nameTag } from "./common.js";
+import { limitText } from "./clock.js";
 import { createStore } from "./store.js";
 import { initialLobby, reduceLobby } from "./lobbystore.js";
 
@@ -36,7 +37,10 @@ function roomItem(r) {
     h("div", { class: "room-main" },
       h("b", { class: "room-code" }, r.code),
       h("span", { class: "room-players" }, tn("home.players", { names: listParts(names(r)) })),
-      h("span", { class: "muted" }, t("home.seats_free", { n: r.seats_free }))),
+      h("span", { class: "muted" }, t("home.seats_free", { n: r.seats_free })),
+      // The pace (issue 31), with the time per decision when there is one.
+      h("span", { class: "badge room-pace" }, t("pace." + (r.pace || "live"))
+        + (r.turn_limit_s ? " · " + limitText(r.turn_limit_s) : ""))),
     h("a", { class: "btn", href: appUrl("/r/" + encodeURIComponent(r.code)),
       "aria-label": t("home.join") + ": " + r.code }, t("home.join")));
 }

@@ -6,7 +6,7 @@ import { h, render, Component, Fragment } from "../vendor/preact.js";
 import { toast, banner, appUrl } from "./dom.js";
 import { initI18n, t, onLangChange } from "./i18n.js";
 import { api, LiveSocket } from "./net.js";
-import { errorText } from "./common.js";
+import { errorText, lazy } from "./common.js";
 import { waitingView, copyLink } from "./waiting.js";
 import { tableView, tableChanges, pruneSelection, turnText } from "./table.js";
 import { announce, keepFocus, installShortcuts, focusRow, ringFocus } from "./keys.js";
@@ -164,15 +164,23 @@ function logRef(el) {
   if (window.ResizeObserver) new ResizeObserver(() => logToEnd()).observe(el);
 }
 
+// pace.js: only for a turn-based or paused room.
+const pace = lazy(() => import("./pace.js"));
+function paceBand() {
+  const m = (ctx.room.pace === "turn" || ctx.room.paused_at) && pace(redraw);
+  return m ? m.paceView(ctx) : null;
+}
+
 function mainView() {
   if (mode === "missing") {
     return h("section", { class: "panel", key: "missing" }, h("h1", null, t("room.not_found")), h("a", { class: "btn",
       href: appUrl("/") }, t("room.back_home")));
   }
   const chat = chatView(ctx, sendChat, chatSpectators);
-  if (mode === "waiting") return [waitingView(ctx, () => sock.reconnect()), chat];
+  if (mode === "waiting") return [paceBand(), waitingView(ctx, () => sock.reconnect()), chat];
   // The next game's table is a new one.
-  if (mode === "table") return h(Fragment, { key: "table:" + ctx.room.game }, tableView(ctx, kept, chat, logRef));
+  if (mode === "table") return h(Fragment, { key: "table:" + ctx.room.game }, paceBand(), tableView(ctx, kept, chat,
+    logRef));
   return h("p", { class: "muted", key: "loading" }, t("room.loading"));
 }
 

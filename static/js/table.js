@@ -252,14 +252,14 @@ function playerView(ctx, p, seat) {
 
 /** "Let a computer player take over for {name}" on a disconnected opponent's card
  *  (protocol.md): the host may do it at once, every other seated player after
- *  `handover_after_s` offline; and without a turn timer on a connected seat sitting on its
+ *  `handover_after_s` offline (turn-based: host only); and without a turn timer on a connected seat sitting on its
  *  decision that long (counted from its return when it came back during it: `connected_s`).
  *  Drawn from each room summary, so the offer goes the moment the seat's presence frame
  *  says it is back. The note above the control always says why it is there. */
 function handover(ctx, seat, rp) {
   const w = ctx.view, room = ctx.room;
   if (room.stale || ctx.seat === null || seat === ctx.seat || w.phase === "over" || rp.seat === undefined
-    || rp.bot) return null;
+    || rp.bot || (room.pace === "turn" && room.you !== room.host_seat)) return null;
   const after = room.handover_after_s ?? 60;
   const since = (performance.now() - (ctx.roomAt || performance.now())) / 1000;  // since the summary came
   const name = playerName(room, seat);

@@ -3,7 +3,7 @@
 // focus survive updates); the person's part is ctx.waiting.
 import { h } from "../vendor/preact.js";
 import { toast, appUrl } from "./dom.js";
-import { t, tn } from "./i18n.js";
+import { t, tn, loadPart } from "./i18n.js";
 import { api } from "./net.js";
 import { limitText } from "./clock.js";
 import { PLAYER_COLORS, playerName, markerOf, isComputerSeat, rememberedName, rememberName, validName, errorText,
@@ -80,11 +80,11 @@ async function removeBot(ctx, seat, button) {
   } catch (err) { toast(errorText(err.code, err.fields)); button.disabled = false; }
 }
 
-/** (Host.) The time per decision chosen in the select (0 = no timer). */
+/** (Host.) The pace and time per decision chosen in the select ("live:0" = no timer). */
 async function setTimer() {
-  try { await api("POST", `/api/rooms/${enc(CODE)}/timer`,
-    { turn_limit_s: Number(document.getElementById("timer-select").value) }); }
-  catch (err) { toast(errorText(err.code, err.fields)); }
+  const [pace, s] = document.getElementById("timer-select").value.split(":");
+  try { await api("POST", `/api/rooms/${enc(CODE)}/timer`, { pace, turn_limit_s: Number(s) }); }
+  catch (err) { await loadPart("pace"); toast(errorText(err.code, err.fields)); }
 }
 
 async function startGame(ctx) {
@@ -116,7 +116,7 @@ export function waitingView(ctx, onJoined) {
   // (a computer player removed, a player left before play again) is filled first.
   const taken = new Set(room.players.map((p) => p.seat));
   const gap = [...Array(n).keys()].find((s) => !taken.has(s));
-  const limit = room.turn_limit_s || 0;
+  const limit = room.turn_limit_s || 0, pace = room.pace || "live";
   const cur = levelValue();
   const joinForm = room.you === null && !full;
   // A rematch's "who is in" (games.js, loaded for it).
@@ -172,13 +172,15 @@ export function waitingView(ctx, onJoined) {
     h("h2", null, t("room.seats") + " (" + room.players.length + "/" + room.max_seats + ")"),
     h("ul", { class: "seats", id: "seats" }, seats),
     h("p", { class: "note" }, note),
-    // The turn timer: the host chooses it; everyone sees it.
+    // The pace and timer: the host chooses them; everyone sees them.
     h("div", { class: "bar-group timer-line", id: "timer-line" }, isHost
       ? h("label", null, h("span", null, t("timer.label") + " "),
         h("select", { id: "timer-select", onChange: () => setTimer() },
-          [0, ...(room.turn_limits || [])].map((n) => h("option", { value: String(n), key: n,
-            selected: n === limit }, limitText(n)))))
-      : h("span", { class: "muted", id: "timer-text" }, t("timer.label") + ": " + limitText(limit))),
+          [["live", [0, ...(room.turn_limits || [])]], ["turn", room.turn_based_limits || []]].map(([p, ls]) =>
+            h("optgroup", { label: t("pace." + p), key: p }, ls.map((n) => h("option", { value: p + ":" + n, key: n,
+              selected: p === pace && n === limit }, limitText(n)))))))
+      : h("span", { class: "muted", id: "timer-text" }, t("timer.label") + ": " + limitText(limit)
+        + " (" + t("pace." + pace) + ")")),
     h("div", { class: "host-tools" }, isHost ? [
       h("div", { class: "bar-group", key: "bot" },
         h("label", null, h("span", null, t("room.level") + " "), h("select", { id: "bot-level" },

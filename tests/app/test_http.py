@@ -48,7 +48,9 @@ def test_create_sets_httponly_cookie_and_summary_knows_you(server):
     assert isinstance(offline, (int, float)) and offline >= 0  # never connected: offline
     assert room["players"][0].pop("since_start") is False  # a room newer than the server: simply away
     assert room["players"] == [{"seat": 0, "name": "Alice", "bot": False, "bot_level": None,
-                                "connected": False, "connected_s": None, "ready": True}]
+                                "connected": False, "connected_s": None, "ready": True,
+                                "away_until": None, "away_left_s": 7 * 86400}]
+    assert room["pace"] == "live" and room["paused_at"] is None
     assert token not in str(room)
 
 
@@ -70,7 +72,7 @@ def test_lobby_lists_public_waiting_rooms_only(server):
         assert entry == {"code": public["code"], "url": f"/r/{public['code']}", "players": ["Pub"],
                          "seats": [{"seat": 0, "name": "Pub", "bot": False, "bot_level": None}],
                          "present": 1, "seats_free": 3, "status": "waiting",
-                         "created_at": entry["created_at"]}
+                         "created_at": entry["created_at"], "pace": "live", "turn_limit_s": None}
         # A computer player is listed with its level, so a client names it as the room does.
         r = await asyncio.to_thread(httpx.post, f"{server.base_url}/api/rooms/{public['code']}/bots",
                                     json={"level": "easy"}, headers=auth(public["token"]))

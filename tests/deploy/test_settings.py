@@ -93,7 +93,7 @@ CHANGED = {"LOG_LEVEL": "debug", "FORWARDED_ALLOW_IPS": "10.1.2.0/24", "ROOT_PAT
            "COOKIE_SECURE": "true", "WS_COMPRESSION": "true", "ROOM_CREATE_LIMIT": "20/minute;120/hour",
            "ROOM_JOIN_LIMIT": "120/minute;1200/hour", "ROOM_LOOKUP_LIMIT": "40/minute;400/hour",
            "CONNECT_SEAT_LIMIT": "20/10seconds;60/minute",
-           "CONNECT_ADDRESS_LIMIT": "120/10seconds;1200/minute", "TURN_LIMIT_TEST_S": "2",
+           "CONNECT_ADDRESS_LIMIT": "120/10seconds;1200/minute", "TURN_LIMIT_TEST_S": "2", "TURN_BASED_TEST_S": "20",
            "CHAT_LIMIT": "10/10seconds;60/minute", "FLOOD_LIMIT": "120/3seconds"}
 
 

@@ -20,7 +20,8 @@ from .helpers import goto, EVIL_NAME, choose_token, create_room, join_room, my_s
 # check 3.5 KB; the fit-and-finish fixes (the result kept, the clock standing still offline, the
 # focus ring, the insurance total, the hand kept in view) 5 KB; issue 29's room store
 # (roomstore.js, mostly its comments) 6 KB; the shared store.js and the guard of keys typed into
-# the chat with Start's reason for a free seat 2 KB (docs/ui.md "Page weight").
+# the chat with Start's reason for a free seat 2 KB; issue 31's pace choice, long clock and the
+# hook of the lazy pace.js 1.3 KB (docs/ui.md "Page weight").
 BUDGET_BYTES = 200 * 1000
 
 

@@ -37,8 +37,8 @@ def test_the_turn_clock_stands_still_while_the_server_is_away(new_page, tmp_path
     try:
         page = new_page()
         code = create_room(page, srv.base_url, "Rita")
-        page.select_option("#timer-select", "60")
-        expect(page.locator("#timer-select")).to_have_value("60")
+        page.select_option("#timer-select", "live:60")
+        expect(page.locator("#timer-select")).to_have_value("live:60")
         page.click("#add-bot")
         page.wait_for_function("document.querySelectorAll('.seat:not(.empty)').length === 2")
         page.click("#start-btn")

@@ -22,9 +22,10 @@ def test_a_time_out_is_decided_by_the_computer_and_the_seat_taken_back(e2e_serve
     create_room(page, base, "Hana", public=False)
     # The host's choices come from the room (2 s is offered by this server only).
     options = page.eval_on_selector_all("#timer-select option", "os => os.map(o => o.value)")
-    assert options == ["0", "2", "30", "60", "120", "300"]
-    page.select_option("#timer-select", "2")
-    expect(page.locator("#timer-select")).to_have_value("2")
+    assert options[:6] == ["live:0", "live:2", "live:30", "live:60", "live:120", "live:300"]
+    assert options[-4:] == ["turn:3600", "turn:28800", "turn:86400", "turn:259200"]  # turn-based (issue 31)
+    page.select_option("#timer-select", "live:2")
+    expect(page.locator("#timer-select")).to_have_value("live:2")
     page.click("#add-bot")
     page.wait_for_function("document.querySelectorAll('.seat:not(.empty)').length === 2")
     page.click("#start-btn")

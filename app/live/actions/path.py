@@ -122,6 +122,8 @@ class Actions:
                 return self._duplicate(attempt, held)
             if version != table.version:
                 return attempt.refuse(Refusal("stale_version", version=table.version, sent=version))
+            if table.paused_at is not None:  # the host paused the game (app/pace.py): nothing counts
+                return attempt.refuse(Refusal("game_paused"))
             if bot_level is not None and not self._still_the_bot(held, seat, bot_level):
                 raise attempt.not_a_bot()
             if attempt.timed_out and not timeouts.past_deadline(held, seat):
@@ -134,7 +136,7 @@ class Actions:
             if attempt.timed_out:
                 events = timeouts.marked(seat, events)
             new_version = table.version + 1
-            clock = store.clock_values(new_state, table.turn_limit_s)
+            clock = store.clock_values(new_state, table.turn_limit_s, away_until=table.away.get(new_state.to_act))
             # Several processes: the seat's controller is checked again in the storing
             # transaction, with its row locked (app/store/), so a take-back committed by another
             # process at any moment before is seen.
@@ -188,6 +190,8 @@ class Actions:
         if news.room is None:
             return attempt.refuse(Refusal("room_not_found"))
         table = held.table
+        if table.paused_at is not None:  # paused meanwhile (the commit's version move refuses a paused room)
+            return attempt.refuse(Refusal("game_paused"))
         dup = await held.session.scalar(select(ActionRow.id).where(
             ActionRow.room_id == table.room_id, ActionRow.seat == attempt.seat,
             ActionRow.action_id == attempt.action_id))

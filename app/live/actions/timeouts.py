@@ -22,11 +22,12 @@ TIMEOUT_LEVEL = "normal"  # the computer player that decides at a time-out
 
 def past_deadline(held: Held, seat: int) -> bool:
     """For a time-out (the room read under the lock just now): the game is on, `seat` is to
-    act, is a person's, and its decision's deadline has passed by the server's clock."""
+    act, is a person's, and its decision's deadline has passed by the server's clock (the game
+    not paused: the action path refuses a paused game's actions before this, `game_paused`)."""
     table, room = held.table, held.room
     return (room is not None and room.status == "playing" and table.state is not None
             and table.state.to_act == seat and seat not in (table.bot_levels or {})
-            and room.deadline_at is not None and room.deadline_at <= utcnow())
+            and room.deadline_at is not None and room.deadline_at <= utcnow() and room.paused_at is None)
 
 
 def marked(seat: int, events: list[dict]) -> list[dict]:

@@ -164,8 +164,8 @@ class BotDriver:
                     room = news.room
                     if room is None or room.status != "playing":
                         return None
-                if table.state is None or engine.is_over(table.state):
-                    return None
+                if table.state is None or engine.is_over(table.state) or table.paused_at is not None:
+                    return None  # (paused: the resume's RoomChanged kicks the room again)
                 seat = table.state.to_act
                 level = (table.bot_levels or {}).get(seat)
                 return None if level is None else (table, seat, level, table.version)

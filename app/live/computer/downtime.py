@@ -19,7 +19,9 @@ last stamp, at most `BEAT_S` before it died, so the person gets back that much m
 
 "Running decision": a game in play, with a timer, whose seat to act is a person's (a computer
 player's decisions are not timed: their clock shows no time left). Waiting and finished games,
-games without a timer and seats played by a computer player are not touched. Each room is moved
+games without a timer and seats played by a computer player are not touched, nor paused games
+(app/pace.py): their resume moves the deadline on by the whole paused time, the servers'
+downtime within it included, so that time is given back once, not twice. Each room is moved
 only at the version and deadline it was read at (`WHERE version = :v AND deadline_at = :d`), so
 a decision made meanwhile through another process keeps its own fresh clock.
 
@@ -47,10 +49,11 @@ ROW = 1
 
 _CLOCK = ServerClock.__table__
 _ROOMS = Room.__table__
-# The decisions whose clock runs: in play, a deadline, a person to act.
+# The decisions whose clock runs: in play, a deadline, a person to act, not paused.
 _RUNNING = (select(_ROOMS.c.id, _ROOMS.c.code, _ROOMS.c.version, _ROOMS.c.turn_at, _ROOMS.c.deadline_at)
             .join(Seat.__table__, (Seat.room_id == _ROOMS.c.id) & (Seat.seat == _ROOMS.c.to_act))
-            .where(_ROOMS.c.status == "playing", _ROOMS.c.deadline_at.is_not(None), Seat.bot_level.is_(None)))
+            .where(_ROOMS.c.status == "playing", _ROOMS.c.deadline_at.is_not(None), Seat.bot_level.is_(None),
+                   _ROOMS.c.paused_at.is_(None)))
 _MOVE = (update(_ROOMS)
          .where(_ROOMS.c.id == bindparam("rid"), _ROOMS.c.version == bindparam("v"),
                 _ROOMS.c.deadline_at == bindparam("old_deadline"))

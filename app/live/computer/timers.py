@@ -75,12 +75,14 @@ class TurnTimers:
                 table.turn_at, table.deadline_at = turn_at, deadline_at
 
     async def due(self) -> list[tuple[str, int, int]]:
-        """(code, version, seat) of the games in play whose person to act is past the deadline."""
+        """(code, version, seat) of the games in play, not paused (app/pace.py), whose person
+        to act is past the deadline (an away seat's deadline lies after its away already)."""
         async with self.sessions() as session:
             rows = (await session.execute(
                 select(Room.code, Room.version, Room.to_act)
                 .join(Seat, (Seat.room_id == Room.id) & (Seat.seat == Room.to_act))
-                .where(Room.status == "playing", Room.deadline_at <= utcnow(), Seat.bot_level.is_(None))
+                .where(Room.status == "playing", Room.deadline_at <= utcnow(), Seat.bot_level.is_(None),
+                       Room.paused_at.is_(None))
                 .order_by(Room.deadline_at))).all()
         return [(r.code, r.version, r.to_act) for r in rows]
 
@@ -141,7 +143,8 @@ class TurnTimers:
                 if (room is None or room.status != "playing" or table.version != version
                         or table.state is None or table.state.to_act != seat
                         or seat in (table.bot_levels or {})
-                        or room.deadline_at is None or room.deadline_at > utcnow()):
+                        or room.deadline_at is None or room.deadline_at > utcnow()
+                        or room.paused_at is not None):
                     return False
                 view, history, state = table.view(seat), table.history(seat), table.state
         except RoomGone:

@@ -128,11 +128,13 @@ class RemoteChanges:
                 return
         try:
             async with self.tables.hold(code) as held:
+                clock = held.table.clock_key()
                 news = await held.sync()
                 room = news.room
                 if room is None:
                     return
                 held.publish(news, summary=news.started or "r" in kinds or "p" in kinds
                              or (bool(news.caught) and room.status == "over"))
+                held.restate(clock, news)  # a pause, a resume, an away moved the clock
         except RoomGone:
             return

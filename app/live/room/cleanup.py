@@ -1,6 +1,8 @@
 """Upkeep every CLEANUP_INTERVAL_S: store when rooms were last watched, delete long-idle
 waiting rooms and rooms nobody ever joined or connected to, forget tables nobody needs, refresh the lobby and this process's presence
-elsewhere.
+elsewhere. A game in play or over is never deleted here; a turn-based room waits for its
+players TURN_ROOM_TTL_S (30 days) rather than ROOM_TTL_S, and one started is never "unused"
+(docs/rules.md "Play across days").
 
 The cleanup never waits for a room row either: it stamps `active_at` only on the rows nobody
 has locked (`models.unlocked`: `FOR UPDATE SKIP LOCKED` on PostgreSQL), so it cannot deadlock with
@@ -19,11 +21,12 @@ import logging
 from collections.abc import Callable
 from datetime import timedelta
 
-from sqlalchemy import delete, update
+from sqlalchemy import and_, delete, or_, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ...config import Settings
 from ...models import Room, unlocked, utcnow
+from ...pace import TURN
 from ..fanout.base import Fanout
 from ..lobby import LobbyFeed
 from ..outages import OutageLog
@@ -61,11 +64,16 @@ class Cleanup:
                                       .values(active_at=now))
             await self.presence.store_idle(session, keep=busy)
             # A room waiting after "play again" (game_no > 1) holds finished games: kept like them.
-            stale = delete(Room).where(Room.status == "waiting", Room.game_no == 1,
-                                       Room.active_at < now - timedelta(seconds=self.settings.room_ttl_s))
-            # Nobody ever joined or connected (active_at = created_at): gone within minutes.
+            # A turn-based one waits for its players for days: TURN_ROOM_TTL_S (docs/rules.md).
+            idle_live = now - timedelta(seconds=self.settings.room_ttl_s)
+            idle_turn = now - timedelta(seconds=self.settings.turn_room_ttl_s)
+            stale = delete(Room).where(Room.status == "waiting", Room.game_no == 1, or_(
+                and_(Room.pace != TURN, Room.active_at < idle_live), and_(Room.pace == TURN, Room.active_at < idle_turn)))
+            # Nobody ever joined or connected (active_at = created_at): gone within minutes; but
+            # never a turn-based game once started (its people come by now and then).
             unused = delete(Room).where(Room.active_at == Room.created_at,
-                                        Room.created_at < now - timedelta(seconds=self.settings.unused_room_ttl_s))
+                                        Room.created_at < now - timedelta(seconds=self.settings.unused_room_ttl_s),
+                                        or_(Room.pace != TURN, Room.status == "waiting"))
             watched = busy | self.fanout.remote_codes()
             for query in (stale, unused):
                 await session.execute(query.where(Room.code.not_in(watched)) if watched else query)

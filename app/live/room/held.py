@@ -23,9 +23,10 @@ from .publish import Publisher, Update
 from .table import Table
 
 # The seats' computer players and holders of a room, and its turn timer (Held.know_seats).
-_SEAT_LEVELS = select(Seat.__table__.c.seat, Seat.__table__.c.bot_level, Seat.__table__.c.token_hash).where(
-    Seat.__table__.c.room_id == bindparam("room_id"))
-_TURN_LIMIT = select(Room.__table__.c.turn_limit_s).where(Room.__table__.c.id == bindparam("room_id"))
+_SEAT_LEVELS = select(Seat.__table__.c.seat, Seat.__table__.c.bot_level, Seat.__table__.c.token_hash,
+                      Seat.__table__.c.away_until).where(Seat.__table__.c.room_id == bindparam("room_id"))
+_TURN_LIMIT = select(Room.__table__.c.turn_limit_s, Room.__table__.c.paused_at).where(
+    Room.__table__.c.id == bindparam("room_id"))
 
 
 class Held:
@@ -68,8 +69,8 @@ class Held:
         `Publisher.unseat_stale`)."""
         if not self.table.seats_known():
             rows = (await self.session.execute(_SEAT_LEVELS, {"room_id": self.table.room_id})).all()
-            limit = await self.session.scalar(_TURN_LIMIT, {"room_id": self.table.room_id})
-            self.table.note_seat_rows(rows, limit)
+            pace = (await self.session.execute(_TURN_LIMIT, {"room_id": self.table.room_id})).first()
+            self.table.note_seat_rows(rows, pace.turn_limit_s if pace else None, pace.paused_at if pace else None)
             self._seats_read()
 
     def _seats_read(self, room: Room | None = None) -> None:
@@ -140,6 +141,14 @@ class Held:
                 game: Literal["news", "history", "state"] = "news", to: Iterable[Connection] | None = None) -> None:
         """Tell the room's connections here what `news` brought (`Publisher.publish`)."""
         self._publisher.publish(self.table, news, summary=summary, game=game, to=to)
+
+    def restate(self, clock: tuple, news: Update) -> None:
+        """After `sync`: when the turn clock moved without an action (a pause, a resume, an
+        away: app/pace.py), every connection gets the state again with its new `clock`;
+        `clock` = `Table.clock_key()` before the sync."""
+        if (self.table.state is not None and not news.started and not news.caught
+                and self.table.clock_key() != clock):
+            self.publish(Update(), game="state")
 
     def changed(self) -> None:
         """The room's seats or status change here: on leaving, commit, send the room summary

@@ -116,9 +116,11 @@ class Tables:
                     if held._session is not None:
                         await held._session.commit()
                     if held._changed:  # the room's connections hear of it, then everyone else
+                        clock = held.table.clock_key()
                         news = await held.sync()
                         if news.room is not None:
                             held.publish(news, summary=True)
+                            held.restate(clock, news)
                             event = RoomChanged(news.room.code, news.room.status, news.room.public,
                                                 started=news.started)
                 finally:

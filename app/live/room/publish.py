@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ... import rooms as R
+from ... import pace, rooms as R
 from ...config import Settings
 from ...models import Room
 from ..fanout.base import Fanout
@@ -61,7 +61,8 @@ class Publisher:
                         lambda n: self.hub.offline_for(room.code, n), self.settings.handover_after_s,
                         R.turn_limits(self.settings.turn_limit_test_s),
                         lambda n: self.hub.since_start(room.code, n, room.created_at),
-                        lambda n: self.hub.connected_for(room.code, n))
+                        lambda n: self.hub.connected_for(room.code, n),
+                        pace.turn_based_limits(self.settings.turn_based_test_s))
         if now is not None:
             out["status"], out["version"] = now.status, now.version
         return out

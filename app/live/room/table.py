@@ -51,25 +51,37 @@ class Table:
         self.turn_limit_s: int | None = None
         self.turn_at: datetime | None = None
         self.deadline_at: datetime | None = None
+        # Pace (app/pace.py), read with the seats: when the host paused the game (None: running)
+        # and seat → until when its person is away (only seats with a time set).
+        self.paused_at: datetime | None = None
+        self.away: dict[int, datetime] = {}
 
     def note_seats(self, room: Any) -> None:
         """Remember which seats are computer players' from `room` read with its seats (under
         the room's lock), and the room's turn timer; `forget_seats` when they may have changed
         without such a read."""
-        self.note_seat_rows(room.seats, room.turn_limit_s)
+        self.note_seat_rows(room.seats, room.turn_limit_s, room.paused_at)
         self.note_clock(room)
 
-    def note_seat_rows(self, seats: Any, turn_limit_s: int | None) -> None:
-        """Remember the computer players and the holders of the seats from rows with `seat`,
-        `bot_level` and `token_hash` (read under the room's lock), and the turn timer."""
+    def note_seat_rows(self, seats: Any, turn_limit_s: int | None, paused_at: datetime | None = None) -> None:
+        """Remember the computer players, the holders and the aways of the seats from rows with
+        `seat`, `bot_level`, `token_hash` and `away_until` (read under the room's lock), the
+        turn timer and the pause."""
         self.bot_levels = {s.seat: s.bot_level for s in seats if s.bot_level is not None}
         self.holders = {s.seat: s.token_hash for s in seats if s.token_hash is not None}
+        self.away = {s.seat: s.away_until for s in seats if getattr(s, "away_until", None) is not None}
         self.turn_limit_s = turn_limit_s
+        self.paused_at = paused_at
 
     def note_clock(self, row: Any) -> None:
         """Take `turn_at` and `deadline_at` from a room row that has them (else keep them)."""
         if hasattr(row, "turn_at") and hasattr(row, "deadline_at"):
             self.turn_at, self.deadline_at = row.turn_at, row.deadline_at
+
+    def clock_key(self) -> tuple:
+        """What the `clock` of a state frame follows besides the version: (turn_at,
+        deadline_at, paused_at); a change of it alone is sent again (`Held.restate`)."""
+        return self.turn_at, self.deadline_at, self.paused_at
 
     def clock(self, now: datetime | None = None) -> dict | None:
         """The `clock` member of a `state` frame (docs/protocol.md): {"seat": the seat to act,
@@ -79,11 +91,15 @@ class Table:
         if self.state is None or engine.is_over(self.state) or self.turn_at is None:
             return None
         now = now or utcnow()
+        stood = self.paused_at if self.paused_at is not None and self.paused_at < now else now
         left = None
         if self.deadline_at is not None and self.state.to_act not in (self.bot_levels or {}):
-            left = max(0, int((self.deadline_at - now).total_seconds() * 1000))
-        return {"seat": self.state.to_act, "turn_ms": max(0, int((now - self.turn_at).total_seconds() * 1000)),
-                "left_ms": left}
+            left = max(0, int((self.deadline_at - stood).total_seconds() * 1000))
+        out = {"seat": self.state.to_act, "turn_ms": max(0, int((stood - self.turn_at).total_seconds() * 1000)),
+               "left_ms": left}
+        if self.paused_at is not None:
+            out["paused"] = True  # the clock stands still at left_ms (app/pace.py)
+        return out
 
     def timeouts_in_a_row(self, seat: int) -> int:
         """How many of `seat`'s latest decisions in a row were made for it at a time-out (their

@@ -336,6 +336,8 @@ export default {
   "howto.title": "Spielregeln",
   "howto.back": "Zur Startseite",
   "howto.back_game": "Zurück zum Spiel",
+  "pace.live": "Live",
+  "pace.turn": "Rundenbasiert",
   "timer.label": "Zeit pro Entscheidung",
   "timer.off": "Ohne Zeitlimit",
   "timer.s": "{n} s",

@@ -333,6 +333,8 @@ export default {
   "howto.title": "How to play",
   "howto.back": "Back to the start page",
   "howto.back_game": "Back to the game",
+  "pace.live": "Live",
+  "pace.turn": "Turn-based",
   "timer.label": "Time per decision",
   "timer.off": "No timer",
   "timer.s": "{n} s",

@@ -1,0 +1,101 @@
+"""A turn-based room in two real browsers (issue 31): the host picks the turn-based pace with
+the server's short test time in the waiting room, a second player joins and sees the pace; in
+the game the second player says they are away (the dialog), the host pauses and resumes, and
+each sees what the other did: the away seat ("away until Tue 14:00" in their time zone), the
+paused banner, the clock standing still."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import E2EServer
+from .helpers import create_room, goto, join_room
+
+TEST_S = 7200  # TURN_BASED_TEST_S: two hours, so the clock shows the long form ("1 h 59 min")
+
+
+@pytest.fixture
+def turn_server(tmp_path):
+    srv = E2EServer(tmp_path, env={"TURN_BASED_TEST_S": str(TEST_S), "TIMER_POLL_S": "0.2", "BOT_DELAY_S": "0"})
+    yield srv
+    srv.stop()
+
+
+def test_turn_based_room_with_away_and_pause(turn_server, new_page, shots):
+    base = turn_server.base_url
+    host = new_page(timezone_id="Europe/Berlin")
+    code = create_room(host, base, "Hana", public=True)
+    options = host.eval_on_selector_all("#timer-select optgroup", "gs => gs.map(g => g.label)")
+    assert options == ["Live", "Turn-based"]
+    with host.expect_response(lambda r: r.url.endswith("/timer")) as resp:
+        host.select_option("#timer-select", f"turn:{TEST_S}")
+    assert resp.value.status == 200, resp.value.text()
+    expect(host.locator("#pace-text")).to_contain_text("Turn-based")  # the pace band came (pace.js)
+    # The long choices read as words
+    labels = host.eval_on_selector_all("#timer-select optgroup[label='Turn-based'] option", "os => os.map(o => o.text)")
+    assert labels[-4:] == ["1 hour", "8 hours", "1 day", "3 days"]
+
+    bob = new_page(timezone_id="Asia/Tokyo", locale="de-DE")
+    # The lobby says which pace the room has
+    goto(bob, base + "/")
+    expect(bob.locator(".room-item", has_text=code).locator(".room-pace")).to_have_text("Rundenbasiert · 2 Stunden")
+    join_room(bob, base, code, "Bob")
+    expect(bob.locator("#timer-text")).to_contain_text("Rundenbasiert")
+    expect(bob.locator("#pace-text")).to_contain_text("2 Stunden")
+    host.click("#start-btn")
+    for page in (host, bob):
+        page.wait_for_selector("#players .player")
+    # The clock of a long limit reads in hours and minutes (whoever is to act: it is shown to all)
+    expect(host.locator("#clock")).to_have_text(re.compile(r"^[12] h \d+ min$"))
+
+    # Bob: away until a time in the dialog (his local time, Tokyo)
+    if bob.locator("#decision[open]").count():
+        bob.keyboard.press("Escape")
+    bob.click("#away-btn")
+    dialog = bob.locator("#away-dialog")
+    expect(dialog).to_be_visible()
+    assert bob.get_attribute("#away-input", "max") is not None
+    value = bob.evaluate("""() => {  // two days from now at 14:00, Bob's local time
+      const d = new Date(Date.now() + 2 * 86400000); d.setHours(14, 0, 0, 0);
+      const two = (n) => String(n).padStart(2, '0');
+      return d.getFullYear() + '-' + two(d.getMonth() + 1) + '-' + two(d.getDate()) + 'T14:00'; }""")
+    bob.fill("#away-input", value)
+    with bob.expect_response(lambda r: r.url.endswith("/away")) as resp:
+        bob.click("#away-save")
+    assert resp.value.status == 200, resp.value.text()
+    expect(dialog).to_be_hidden()
+    # Shown to the host in her language and time zone: 14:00 in Tokyo is 06:00 in Berlin
+    away = host.locator("#pace .away[data-seat='1']")
+    expect(away).to_contain_text(re.compile(r"Bob: away until \w{3} 06:00"))
+    expect(bob.locator("#pace .away[data-seat='1']")).to_contain_text(re.compile(r"abwesend bis \w{2}\.?,? 14:00"))
+    host.screenshot(path=str(shots / "pace-away.png"))
+
+    # The host pauses: both see the banner, the clock stands still; then she resumes
+    if host.locator("#decision[open]").count():  # her token draft's dialog: put aside (Escape)
+        host.keyboard.press("Escape")
+        expect(host.locator("#decision[open]")).to_have_count(0)
+    with host.expect_response(lambda r: r.url.endswith("/pause")) as resp:
+        host.click("#pause-btn")
+    assert resp.value.status == 200, resp.value.text()
+    expect(bob.locator("#paused-banner")).to_contain_text("pausiert")
+    expect(host.locator("#paused-banner")).to_be_visible()
+    expect(host.locator("#resume-btn")).to_be_visible()
+    assert bob.locator("#pause-btn").count() == 0 and bob.locator("#resume-btn").count() == 0  # host only
+    stood = host.locator("#clock").inner_text()
+    host.wait_for_timeout(1200)  # the countdown would tick meanwhile
+    assert host.locator("#clock").inner_text() == stood
+    bob.screenshot(path=str(shots / "pace-paused.png"))
+    with host.expect_response(lambda r: r.url.endswith("/resume")) as resp:
+        host.click("#resume-btn")
+    assert resp.value.status == 200, resp.value.text()
+    expect(bob.locator("#paused-banner")).to_have_count(0)
+    expect(host.locator("#pause-btn")).to_be_visible()
+
+    # Bob is back early: the away goes for both
+    if bob.locator("#decision[open]").count():
+        bob.keyboard.press("Escape")
+    bob.click("#away-btn")
+    bob.click("#away-clear")
+    expect(host.locator("#pace .away")).to_have_count(0)
