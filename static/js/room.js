@@ -47,6 +47,7 @@ let onPage = null;      // the table drawn last ("table:<game>")
 let wasMine = false;
 let sock = null;
 let wasDown = false;
+let quiet = false;  // this device takes a new token: its own seat_lost is not news (seatlink.js)
 
 // ---- sound (off by default; WebAudio beep when it becomes your decision) -----------------
 const SOUND_KEY = "osaka_sound";
@@ -146,6 +147,9 @@ function topBar() {
     h(Clock, { key: "clock" }),
     jumpView(ctx),
     soundView(),
+    ctx.seat !== null && h("button", { type: "button", class: "btn small", id: "seat-link", key: "link",
+      onClick: () => import("./seatlink.js").then((m) => m.openSeatLink(code, sock, (q) => { quiet = q; })) },
+    t("room.seat_link")),
   ]);
 }
 
@@ -267,6 +271,7 @@ function onMessage(msg) {
   if (ctx.hold && ctx.hold(msg)) { ctx.chat.toEnd = true; return paint(); }  // a later game's, kept (nextgame.js)
   if (msg.type === "chat" || msg.type === "room") ctx.chat.live = true;
   if (msg.type === "chat") {
+    try { localStorage.setItem("osaka_chat_" + code, msg.messages.at(-1).id); } catch { /* My games: unread */ }
     chatArrived(ctx, ctx.dispatch(msg), msg);
     return paint();
   }
@@ -302,6 +307,7 @@ function onMessage(msg) {
       redraw();
       break;
     case "seat_lost":
+      if (quiet) break;
       // The seat changed hands (this browser's player left it, or it went to someone else):
       // from now on this page watches. A spectator's history and state follow; the room is
       // read again so the server deletes the stale seat cookie (the next socket is a spectator's).
@@ -330,6 +336,12 @@ async function main() {
   root.textContent = "";  // the server's copy of the top bar and "Loading…": the tree's from now on
   draw();
   onLangChange(() => { ctx.chat.toEnd = true; redraw(); });
+  const link = /^#seat=(.+)/.exec(location.hash);  // a seat link (seatlink.js): its token never stays in the URL
+  if (link) {
+    history.replaceState(null, "", location.pathname + location.search);
+    try { await api("POST", `/api/rooms/${encodeURIComponent(code)}/claim`, { token: link[1] }); }
+    catch (e) { toast(errorText(e.code, e.fields)); }
+  }
   try {
     ctx.dispatch({ type: "loaded", room: await api("GET", `/api/rooms/${encodeURIComponent(code)}`) });
   } catch (e) {

@@ -1,0 +1,84 @@
+""""My games" and the seat link in a real browser (issue 31): the page lists the player's rooms,
+your decision first, and follows a move of another player live; a seat link opened in a second
+browser context signs it in to the seat; after "Sign out other devices" that context watches."""
+from __future__ import annotations
+
+from .helpers import choose_token, create_room, goto, join_room, my_seat
+
+
+def _mine_api(page) -> list[dict]:
+    return page.evaluate("async () => (await fetch('/api/mine')).json()")
+
+
+def _codes(page, group: str) -> list[str]:
+    return page.eval_on_selector_all(f"#mine-{group} .mine-item", "els => els.map(e => e.dataset.code)")
+
+
+def test_my_games_your_turn_first_and_live(e2e_server, new_page):
+    base = e2e_server.base_url
+    alice, bob = new_page(), new_page()
+    code = create_room(alice, base, "Alice", public=False)
+    join_room(bob, base, code, "Bob")
+    alice.click("#start-btn")
+    alice.wait_for_selector("#players .player")
+    bob.wait_for_selector("#players .player")
+    waiting = create_room(alice.context.new_page(), base, "Alice", public=False)
+    mine = alice.context.new_page()
+    goto(mine, base + "/mine")
+    mine.wait_for_selector(".mine-item")
+    entry = next(r for r in _mine_api(mine) if r["code"] == code)
+    assert _codes(mine, "waiting") == [waiting]
+    if entry["your_turn"]:
+        # Alice's decision: her room is first, under "Your turn"; she chooses a token and it moves on.
+        assert mine.eval_on_selector(".mine-item", "e => e.dataset.code") == code
+        assert _codes(mine, "turn") == [code]
+        mover, group = alice, "playing"
+    else:
+        assert _codes(mine, "playing") == [code] and not _codes(mine, "turn")
+        mover, group = bob, "turn"
+    mover.wait_for_selector("dialog[open] .token-btn")
+    choose_token(mover, 0)
+    # Live: the list follows the move without a reload, with the move's log line.
+    mine.wait_for_function(f"[...document.querySelectorAll('#mine-{group} .mine-item')].some(e => e.dataset.code === {code!r})")
+    assert mine.locator(f".mine-item[data-code={code}] .mine-lastline").count() == 1
+    if group == "turn":
+        assert mine.eval_on_selector(".mine-item", "e => e.dataset.code") == code
+    assert mine.locator("#mine-h").count() == 1 and mine.locator("section.mine-group h2").count() >= 2
+
+
+def test_seat_link_signs_in_another_device_until_signed_out(e2e_server, new_page):
+    base = e2e_server.base_url
+    alice, bob = new_page(), new_page()
+    code = create_room(alice, base, "Alice", public=False)
+    join_room(bob, base, code, "Bob")
+    alice.click("#start-btn")
+    alice.wait_for_selector("#players .player")
+    if alice.locator("dialog#decision[open]").count():
+        alice.keyboard.press("Escape")
+    alice.click("#seat-link")
+    alice.wait_for_selector("#seat-link-qr svg")
+    url = alice.input_value("#seat-link-url")
+    assert url.startswith(f"{base}/r/{code}#seat=")
+    # The second device: a fresh context with no cookie opens the link.
+    phone = new_page()
+    phone.goto(url)
+    phone.wait_for_selector("#players .player.mine")
+    assert my_seat(phone) == 0
+    assert "#" not in phone.url, "the token stayed in the address bar"
+    assert phone.evaluate("document.cookie") == ""  # HttpOnly: no script reads the token
+    # Sign out other devices: the phone watches, Alice keeps her seat on this device.
+    alice.click("#seat-signout")
+    phone.wait_for_selector("#players .player.mine", state="detached")
+    alice.wait_for_selector("#seat-link-dialog", state="hidden")
+    alice.wait_for_selector("#players .player.mine")
+    assert my_seat(alice) == 0
+    phone.reload()
+    phone.wait_for_selector("#players .player")
+    assert phone.locator("#players .player.mine").count() == 0
+    # The old link no longer works: opened again, it says so and watches.
+    stale = new_page()
+    stale.goto(url)
+    stale.wait_for_selector(".toast.error")
+    assert "no longer" in stale.inner_text(".toast.error")
+    stale.wait_for_selector("#players .player")
+    assert stale.locator("#players .player.mine").count() == 0
