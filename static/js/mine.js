@@ -27,7 +27,8 @@ function readSeen() {
 }
 
 function clockText(s) {
-  if (s >= 3600) return t("mine.hours", { n: Math.floor(s / 3600), m: String(Math.floor(s / 60) % 60).padStart(2, "0") });
+  const m = Math.floor(s / 60) % 60;
+  if (s >= 3600) return t("mine.hours", { n: Math.floor(s / 3600), m: String(m).padStart(2, "0") });
   return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
 }
 

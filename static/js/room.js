@@ -47,7 +47,7 @@ let onPage = null;      // the table drawn last ("table:<game>")
 let wasMine = false;
 let sock = null;
 let wasDown = false;
-let quiet = false;  // this device takes a new token: its own seat_lost is not news (seatlink.js)
+let quiet = false, link = null, links = 0;  // the seat link dialog (seatlink.js, loaded when used)
 
 // ---- sound (off by default; WebAudio beep when it becomes your decision) -----------------
 const SOUND_KEY = "osaka_sound";
@@ -148,8 +148,8 @@ function topBar() {
     jumpView(ctx),
     soundView(),
     ctx.seat !== null && h("button", { type: "button", class: "btn small", id: "seat-link", key: "link",
-      onClick: () => import("./seatlink.js").then((m) => m.openSeatLink(code, sock, (q) => { quiet = q; })) },
-    t("room.seat_link")),
+      onClick: () => import("./seatlink.js").then((m) => { link = m; links++; redraw(); }) }, t("room.seat_link")),
+    link && h(link.SeatLink, { key: "sl" + links, code, sock, quiet: (q) => { quiet = q; } }),
   ]);
 }
 

@@ -21,6 +21,7 @@ LOAD = """async () => {
   const m = async (p) => (await import(p)).default;
   return {en: await m('/static/js/i18n/en.js'), de: await m('/static/js/i18n/de.js'),
           gamesEn: await m('/static/js/i18n/games-en.js'), gamesDe: await m('/static/js/i18n/games-de.js'),
+          mineEn: await m('/static/js/i18n/mine-en.js'), mineDe: await m('/static/js/i18n/mine-de.js'),
           howEn: (await m('/static/js/i18n/howto-en.js'))['howto.sections'],
           howDe: (await m('/static/js/i18n/howto-de.js'))['howto.sections']};
 }"""
@@ -40,9 +41,13 @@ def test_both_catalogues_have_the_same_keys_and_how_to_sections(e2e_server, new_
     # The texts of games.js too.
     assert set(c["gamesEn"]) == set(c["gamesDe"]) and len(c["gamesEn"]) > 20
     assert not set(c["gamesEn"]) & set(c["en"]), "a part key shadows a main key"
+    # The texts of My games and the seat link dialog (mine.js, seatlink.js).
+    assert set(c["mineEn"]) == set(c["mineDe"]) and len(c["mineEn"]) > 20
+    assert not set(c["mineEn"]) & (set(c["en"]) | set(c["gamesEn"])), "a part key shadows another"
     # No placeholder is lost in translation.
-    for k, v in list(c["en"].items()) + list(c["gamesEn"].items()):
-        assert set(re.findall(r"\{(\w+)\}", v)) == set(re.findall(r"\{(\w+)\}", (c["de"] | c["gamesDe"])[k])), k
+    for k, v in list(c["en"].items()) + list(c["gamesEn"].items()) + list(c["mineEn"].items()):
+        de = c["de"] | c["gamesDe"] | c["mineDe"]
+        assert set(re.findall(r"\{(\w+)\}", v)) == set(re.findall(r"\{(\w+)\}", de[k])), k
     strip = [[(s["id"], tuple(s["rules"]), s["pic"], len(s["text"])) for s in c[h]] for h in ("howEn", "howDe")]
     assert strip[0] == strip[1]
     # One term per thing: the card icons are "insurance icons" / "Versicherungssymbole".
