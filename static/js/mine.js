@@ -44,7 +44,7 @@ function lastView(r) {
   if (!ev) return null;
   const line = logLine(ev, { players: r.players }, "last");
   return line && h("div", { class: "mine-lastline" }, h("span", { class: "muted" }, t("mine.last") + " "),
-    h("ul", { class: "mine-last", style: "display:inline" }, line));
+    h("ul", { class: "mine-last" }, line));
 }
 
 function roomItem(r, seen, now) {

@@ -28,6 +28,7 @@ const store = createStore(reduce, initialState());
 const ctx = {
   ...initialUi(),
   act: null, hostBot: null, takeBack: null, later: null,
+  seatLink: () => import("./seatlink.js").then((m) => { link = m; links++; redraw(); }),  // its dialog (table.js)
   redraw: () => redraw(), paint: () => paint(),  // paint: the table's kept parts as they were
   dispatch: (m) => store.dispatch(m, performance.now()),  // a page action into the store (roomstore.js)
   feed: (m) => onMessage(m),  // a frame as if it had just come from the socket (nextgame.js)
@@ -147,8 +148,6 @@ function topBar() {
     h(Clock, { key: "clock" }),
     jumpView(ctx),
     soundView(),
-    ctx.seat !== null && h("button", { type: "button", class: "btn small", id: "seat-link", key: "link",
-      onClick: () => import("./seatlink.js").then((m) => { link = m; links++; redraw(); }) }, t("room.seat_link")),
     link && h(link.SeatLink, { key: "sl" + links, code, sock, quiet: (q) => { quiet = q; } }),
   ]);
 }

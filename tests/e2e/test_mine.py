@@ -40,7 +40,7 @@ def test_my_games_your_turn_first_and_live(e2e_server, new_page):
     choose_token(mover, 0)
     # Live: the list follows the move without a reload, with the move's log line.
     mine.wait_for_function(f"[...document.querySelectorAll('#mine-{group} .mine-item')].some(e => e.dataset.code === {code!r})")
-    assert mine.locator(f".mine-item[data-code={code}] .mine-lastline").count() == 1
+    assert mine.locator(f".mine-item[data-code=\"{code}\"] .mine-lastline").count() == 1
     if group == "turn":
         assert mine.eval_on_selector(".mine-item", "e => e.dataset.code") == code
     assert mine.locator("#mine-h").count() == 1 and mine.locator("section.mine-group h2").count() >= 2
