@@ -92,7 +92,6 @@ async function main() {
   onLangChange(draw);
   // Another tab's room page showed new chat messages, or this tab came back to the front.
   window.addEventListener("storage", () => dispatch({ type: "seen", seen: readSeen() }));
-  document.addEventListener("visibilitychange", () => dispatch({ type: "seen", seen: readSeen() }));
   setInterval(() => { if ((store.get().rooms || []).some((r) => r.deadline)) draw(); }, 1000);  // time left
   try { dispatch({ type: "loaded", rooms: await api("GET", "/api/mine") }); }
   catch (e) { toast(errorText(e.code, e.fields)); }
@@ -102,6 +101,13 @@ async function main() {
     onDown() { dispatch({ type: "down" }); },
   });
   sock.connect();
+  // Back to the front: the chat ids the room pages wrote meanwhile, and a socket with the seat
+  // cookies as they are now (a seat taken or a link opened in another tab since).
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState !== "visible") return;
+    dispatch({ type: "seen", seen: readSeen() });
+    sock.reconnect();
+  });
 }
 
 main();

@@ -82,3 +82,41 @@ def test_seat_link_signs_in_another_device_until_signed_out(e2e_server, new_page
     assert "no longer" in stale.inner_text(".toast.error")
     stale.wait_for_selector("#players .player")
     assert stale.locator("#players .player.mine").count() == 0
+
+
+def test_my_games_reads_on_a_phone_and_in_german(e2e_server, new_page, shots):
+    """At 360 px and at 1366 px, English and German: no sideways scrolling, the headings a screen
+    reader jumps by (h1, one h2 per group, an h3 per room), unread chat marked until the room
+    page showed it. Screenshots: my-games-{en,de}-{phone,desktop}.png."""
+    base = e2e_server.base_url
+    for locale, heading, unread in (("en-US", "My games", "New chat messages"),
+                                    ("de-DE", "Meine Spiele", "Neue Chatnachrichten")):
+        for name, viewport in (("phone", {"width": 360, "height": 740}), ("desktop", {"width": 1366, "height": 768})):
+            alice, bob = new_page(viewport=viewport, locale=locale), new_page()
+            code = create_room(alice, base, "Alice", public=False)
+            join_room(bob, base, code, "Bartholomew Longname")
+            bob.wait_for_selector("#chat-input")
+            bob.fill("#chat-input", "see you tomorrow")
+            bob.press("#chat-input", "Enter")
+            bob.wait_for_selector(".chat-msg")
+            alice.click("#start-btn")
+            alice.wait_for_selector("#players .player")
+            mine = alice.context.new_page()
+            goto(mine, base + "/mine")
+            mine.wait_for_selector(".mine-item")
+            mine.wait_for_function("document.querySelector('#mine-h').textContent.includes(%r)" % heading)
+            item = mine.locator(f'.mine-item[data-code="{code}"]')
+            # Alice's room page showed the message (it is open in her context): not unread.
+            alice.wait_for_function("() => localStorage.getItem('osaka_chat_' + document.body.dataset.code) !== null")
+            mine.reload()
+            mine.wait_for_selector(f'.mine-item[data-code="{code}"]')
+            assert item.locator(".unread").count() == 0
+            mine.evaluate(f"() => localStorage.removeItem('osaka_chat_{code}')")
+            mine.reload()
+            mine.wait_for_selector(f'.mine-item[data-code="{code}"] .unread')
+            assert unread in item.inner_text()
+            sw, iw = mine.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+            assert sw <= iw, (name, locale, sw, iw)
+            assert mine.locator("h1").count() == 1 and mine.locator("h2").count() >= 1
+            assert mine.locator(f'.mine-item[data-code="{code}"] h3').count() == 1
+            mine.screenshot(path=str(shots / f"my-games-{locale[:2]}-{name}.png"), full_page=True)
