@@ -311,7 +311,7 @@ function onMessage(msg) {
       // from now on this page watches. A spectator's history and state follow; the room is
       // read again so the server deletes the stale seat cookie (the next socket is a spectator's).
       toast(t("room.seat_lost"));
-      forgetSeat();
+      forgetSeat().then((r) => r && r.you !== null && sock.reconnect());  // a new token in this browser's other tab
       ctx.chat.toEnd = true;
       redraw();
       break;
@@ -326,7 +326,7 @@ function onMessage(msg) {
 
 /** Read the room again without a seat: the server deletes a seat cookie whose seat changed hands. */
 async function forgetSeat() {
-  try { await api("GET", `/api/rooms/${encodeURIComponent(code)}`); } catch { /* the socket says the rest */ }
+  try { return await api("GET", `/api/rooms/${encodeURIComponent(code)}`); } catch { /* the socket says the rest */ }
 }
 
 async function main() {

@@ -66,12 +66,27 @@ def test_seat_link_signs_in_another_device_until_signed_out(e2e_server, new_page
     assert my_seat(phone) == 0
     assert "#" not in phone.url, "the token stayed in the address bar"
     assert phone.evaluate("document.cookie") == ""  # HttpOnly: no script reads the token
+    # Alice's second tab in the same browser shares the cookie jar.
+    tab = alice.context.new_page()
+    goto(tab, f"{base}/r/{code}")
+    tab.wait_for_selector("#players .player.mine")
+    sockets: list = []
+    tab.on("websocket", lambda ws: sockets.append(ws.url))
     # Sign out other devices: the phone watches, Alice keeps her seat on this device.
     alice.click("#seat-signout")
     phone.wait_for_selector("#players .player.mine", state="detached")
     alice.wait_for_selector("#seat-link-dialog", state="hidden")
     alice.wait_for_selector("#players .player.mine")
     assert my_seat(alice) == 0
+    # The other tab lost the old token's seat, then found the new cookie and connected again as it.
+    tab.wait_for_selector(".toast.error")
+    for _ in range(100):  # a new room socket (with the new cookie), not the old one's spectator view
+        if any("/ws/rooms/" in u for u in sockets):
+            break
+        tab.wait_for_timeout(100)
+    assert any("/ws/rooms/" in u for u in sockets), sockets
+    tab.wait_for_selector("#players .player.mine")
+    assert my_seat(tab) == 0
     phone.reload()
     phone.wait_for_selector("#players .player")
     assert phone.locator("#players .player.mine").count() == 0
