@@ -21,7 +21,7 @@ from .migrate import script_heads
 from .prefix import Forwarded
 from .ratelimit import Limiter
 from .refusals import Refusal
-from .routes import health, pace, pages, records, rooms, static, ws
+from .routes import health, mine, pace, pages, records, rooms, static, ws
 
 ROOT = Path(__file__).resolve().parent.parent
 log = logging.getLogger("osaka")
@@ -119,6 +119,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(health.router)
     app.include_router(rooms.router)
     app.include_router(pace.router)
+    app.include_router(mine.router)
     app.include_router(records.router)
     app.include_router(ws.router)
     app.include_router(pages.router)

@@ -54,6 +54,7 @@ _HTTP = [
     Code("not_connected", 403, "Only a player connected to the game may do this."),
     Code("not_your_seat", 403, "Only the seat's own player may take it back."),
     Code("forbidden", 403, "Request refused."),
+    Code("seat_link_invalid", 403, "This seat link holds no seat any more: its player signed out other devices."),
     Code("room_not_found", 404, "There is no room with this code.", ws=True),
     Code("game_not_found", 404, "This room has no such game."),
     Code("seat_not_found", 404, "There is no such seat in this room."),

@@ -228,3 +228,64 @@ class NotReadyOut(BaseModel):
 
     status: Literal["not_ready"]
     reason: str = Field(examples=["database unreachable"])
+
+
+class MinePlayerOut(BaseModel):
+    """One seat of a room in "My games"."""
+
+    seat: int
+    name: str
+    bot: bool
+    bot_level: BotLevel | None
+
+
+class MineLastOut(BaseModel):
+    """The last action of a room's game as a spectator sees it (`engine.visible_events`)."""
+
+    version: int
+    seat: int
+    events: list[dict]
+
+
+class MineRoomOut(BaseModel):
+    """One room of "My games" (`GET /api/mine`, `/ws/mine`; app/mine.py)."""
+
+    code: str
+    url: str
+    status: RoomStatus
+    game: int
+    host: str | None            # the host's name (seat 0): the room's name shown
+    you: int                    # your seat
+    name: str                   # your seat's name
+    bot: bool                   # a computer player plays your seat now
+    players: list[MinePlayerOut]
+    turn_limit_s: int | None
+    version: int
+    to_act: int | None          # whose decision it is (playing only)
+    your_turn: bool
+    deadline: str | None        # ISO 8601 UTC, the decision's deadline (with a turn timer)
+    turn_at: str | None         # when the current decision began
+    last: MineLastOut | None
+    chat_id: int | None         # the newest chat message's id
+
+
+class SeatLinkOut(BaseModel):
+    """A private seat link (`POST /api/rooms/{code}/seat-link`): the token is in the fragment."""
+
+    url: str = Field(examples=["https://example.org/r/7KQ2M9XR4T#seat=…"])
+    qr_svg: str
+
+
+class ClaimIn(_Body):
+    """The token of a seat link (`POST /api/rooms/{code}/claim`)."""
+
+    token: str = Field(min_length=1, max_length=128)
+
+
+class SeatTokenOut(BaseModel):
+    """This device's seat after a claim or a new token (`claim`, `seat-token`)."""
+
+    code: str
+    url: str
+    seat: int
+    token: str | None = None   # only from `seat-token`: the new token (also set as the cookie)

@@ -19,6 +19,7 @@ Chat is free text typed by people: the server adds nothing of the game to it.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 
 from sqlalchemy import bindparam, insert, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -80,6 +81,7 @@ class Chat:
         # code → ids of the latest messages sent to its connections here (not a high-water mark:
         # two processes' messages may commit in another order than their ids)
         self._sent: dict[str, set[int]] = {}
+        self.told: Callable[[str], None] | None = None  # a message of room `code` was stored here ("My games")
 
     async def on_frame(self, conn: Connection, msg: dict) -> None:
         """One `chat` frame of `conn`: check, limit, store, send to the room, tell the others."""
@@ -117,6 +119,8 @@ class Chat:
                 await self._send_new(held.session, conn.room, room_id)
         except RoomGone as gone:
             return conn.send(gone.frame(msg.get("id")))
+        if self.told is not None:
+            self.told(conn.room)
         await self.fanout.notify("c", conn.room)
 
     async def _send_new(self, session: AsyncSession, code: str, room_id: int) -> None:

@@ -50,6 +50,7 @@ from .fanout.base import Fanout, LocalFanout
 from .fanout.postgres import PgFanout
 from .fanout.remote import RemoteChanges
 from .lobby import LobbyFeed
+from .mine import MineFeed
 from .room.cleanup import Cleanup
 from .room.held import Held
 from .room.lock import Tables
@@ -88,6 +89,8 @@ class Live:
         db = sessions.kw["bind"]  # the AsyncEngine behind the sessions
         self.committer = Committer(db, self.fanout)
         self.chat = Chat(settings, self.tables, self.hub, self.fanout)
+        self.mine = MineFeed(settings, sessions)  # "My games" (/ws/mine)
+        self.chat.told = self.mine.mark
         self.actions = Actions(settings, self.tables, self.fanout, self.events, self.committer)
         self.presence = Presence(self.hub, self.tables, self.lobby, self.events, self.chat)
         self.sockets = RoomSockets(settings, sessions, self.hub, self.tables, self.presence, self.actions, self.chat)
@@ -104,10 +107,14 @@ class Live:
         self.events.subscribe(ActionApplied, self.bots.on_action_applied)
         self.events.subscribe(PresenceChanged, lambda e: self.fanout.notify("p", e.code, e.seats))
         self.events.subscribe(PresenceChanged, self.bots.on_presence_changed)
+        self.events.subscribe(RoomChanged, self.mine.on_event)
+        self.events.subscribe(ActionApplied, self.mine.on_event)
         self._background: list[asyncio.Task] = []
 
     async def _remote_changes(self, changes: dict[str, set[str]]) -> None:
         await self.remote.on_changes(changes)
+        for code in changes:  # "My games" lists holding these rooms are sent again
+            self.mine.mark(code)
 
     @property
     def settings(self) -> Settings:
@@ -139,6 +146,7 @@ class Live:
         (waited for up to `listen_timeout_s`, so a fresh process misses nothing)."""
         self._background.append(asyncio.get_running_loop().create_task(self.lobby.run(), name="lobby"))
         self._background.append(asyncio.get_running_loop().create_task(self.timers.run(), name="turn-timers"))
+        self._background.append(asyncio.get_running_loop().create_task(self.mine.run(), name="mine"))
         await self.fanout.start(listen_timeout_s)
 
     async def resume(self) -> None:
@@ -170,7 +178,8 @@ class Live:
         self.bots.shutdown()
         self.decider.shutdown()
         await self.committer.close()
-        for conn in [c for conns in self.hub.rooms.values() for c in conns] + list(self.hub.lobby):
+        for conn in [c for conns in self.hub.rooms.values() for c in conns] + list(self.hub.lobby) \
+                + self.mine.connections():
             conn.drop(1001, "server shutting down")
 
     async def tell_restarting(self, notice: dict) -> list[Connection]:
@@ -185,6 +194,7 @@ class Live:
             for conns in list(self.hub.rooms.values()):
                 told.extend(c for c in conns if not c.closed)
             told.extend(c for c in self.hub.lobby if not c.closed)
+            told.extend(c for c in self.mine.connections() if not c.closed)
             for conn in told:
                 conn.send(notice)
         return told
@@ -197,6 +207,10 @@ class Live:
     async def serve_lobby(self, ws: WebSocket) -> None:
         """The lobby feed WebSocket (lobby.py)."""
         await self.lobby.serve(ws)
+
+    async def serve_mine(self, ws: WebSocket) -> None:
+        """The "My games" WebSocket (mine.py)."""
+        await self.mine.serve(ws)
 
     # ------------------------------------------------------- for the routes
     def connected_seats(self, code: str) -> set[int]:

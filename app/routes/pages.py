@@ -76,6 +76,13 @@ async def home(request: Request) -> HTMLResponse:
     return _page(request, "home.html", "home")
 
 
+@router.get("/mine", response_class=HTMLResponse)
+async def my_games(request: Request) -> HTMLResponse:
+    """"My games": the rooms this browser holds a seat in (static/js/mine.js asks `/api/mine`
+    and listens on `/ws/mine`); nothing of them is in the HTML."""
+    return _page(request, "mine.html", "mine")
+
+
 @router.get("/how-to-play", response_class=HTMLResponse)
 async def how_to_play(request: Request) -> HTMLResponse:
     """A short how-to-play page (text from the message catalogue)."""

@@ -16,3 +16,9 @@ async def room_socket(ws: WebSocket, code: str):
 async def lobby_socket(ws: WebSocket):
     """The lobby feed of open public rooms."""
     await ws.app.state.live.serve_lobby(ws)
+
+
+@router.websocket("/ws/mine")
+async def mine_socket(ws: WebSocket):
+    """"My games": the rooms of this browser's seat cookies, sent again when one changes."""
+    await ws.app.state.live.serve_mine(ws)

@@ -28,6 +28,7 @@ const store = createStore(reduce, initialState());
 const ctx = {
   ...initialUi(),
   act: null, hostBot: null, takeBack: null, later: null,
+  seatLink: () => import("./seatlink.js").then((m) => { link = m; links++; redraw(); }),  // its dialog (table.js)
   redraw: () => redraw(), paint: () => paint(),  // paint: the table's kept parts as they were
   dispatch: (m) => store.dispatch(m, performance.now()),  // a page action into the store (roomstore.js)
   feed: (m) => onMessage(m),  // a frame as if it had just come from the socket (nextgame.js)
@@ -47,6 +48,7 @@ let onPage = null;      // the table drawn last ("table:<game>")
 let wasMine = false;
 let sock = null;
 let wasDown = false;
+let quiet = false, link = null, links = 0;  // the seat link dialog (seatlink.js, loaded when used)
 
 // ---- sound (off by default; WebAudio beep when it becomes your decision) -----------------
 const SOUND_KEY = "osaka_sound";
@@ -146,6 +148,7 @@ function topBar() {
     h(Clock, { key: "clock" }),
     jumpView(ctx),
     soundView(),
+    link && h(link.SeatLink, { key: "sl" + links, code, sock, quiet: (q) => { quiet = q; } }),
   ]);
 }
 
@@ -275,6 +278,7 @@ function onMessage(msg) {
   if (ctx.hold && ctx.hold(msg)) { ctx.chat.toEnd = true; return paint(); }  // a later game's, kept (nextgame.js)
   if (msg.type === "chat" || msg.type === "room") ctx.chat.live = true;
   if (msg.type === "chat") {
+    try { localStorage.setItem("osaka_chat_" + code, msg.messages.at(-1).id); } catch { /* My games: unread */ }
     chatArrived(ctx, ctx.dispatch(msg), msg);
     return paint();
   }
@@ -310,11 +314,12 @@ function onMessage(msg) {
       redraw();
       break;
     case "seat_lost":
+      if (quiet) break;
       // The seat changed hands (this browser's player left it, or it went to someone else):
       // from now on this page watches. A spectator's history and state follow; the room is
       // read again so the server deletes the stale seat cookie (the next socket is a spectator's).
       toast(t("room.seat_lost"));
-      forgetSeat();
+      forgetSeat().then((r) => r && r.you !== null && sock.reconnect());  // a new token in this browser's other tab
       ctx.chat.toEnd = true;
       redraw();
       break;
@@ -329,7 +334,7 @@ function onMessage(msg) {
 
 /** Read the room again without a seat: the server deletes a seat cookie whose seat changed hands. */
 async function forgetSeat() {
-  try { await api("GET", `/api/rooms/${encodeURIComponent(code)}`); } catch { /* the socket says the rest */ }
+  try { return await api("GET", `/api/rooms/${encodeURIComponent(code)}`); } catch { /* the socket says the rest */ }
 }
 
 async function main() {
@@ -338,6 +343,12 @@ async function main() {
   root.textContent = "";  // the server's copy of the top bar and "Loading…": the tree's from now on
   draw();
   onLangChange(() => { ctx.chat.toEnd = true; redraw(); });
+  const link = /^#seat=(.+)/.exec(location.hash);  // a seat link (seatlink.js): its token never stays in the URL
+  if (link) {
+    history.replaceState(null, "", location.pathname + location.search);
+    try { await api("POST", `/api/rooms/${encodeURIComponent(code)}/claim`, { token: link[1] }); }
+    catch (e) { toast(errorText(e.code, e.fields)); }
+  }
   try {
     ctx.dispatch({ type: "loaded", room: await api("GET", `/api/rooms/${encodeURIComponent(code)}`) });
   } catch (e) {

@@ -228,7 +228,8 @@ function playerView(ctx, p, seat) {
       swatch(room, seat),
       dot(room, rp),
       h("b", { class: "pl-name" }, playerName(room, seat)),
-      seat === ctx.seat ? h("span", { class: "badge you" }, t("room.you")) : null,
+      seat === ctx.seat ? [h("span", { class: "badge you" }, t("room.you")), h("button", { type: "button",
+        class: "btn small", id: "seat-link", onClick: ctx.seatLink }, t("room.seat_link"))] : null,
       // A computer player's name already says so; a person's seat played by one gets a badge.
       rp.bot && !isComputerSeat(room, seat) ? h("span", { class: "badge bot" }, t("room.bot",
         { level: t("level." + (rp.bot_level || "normal")) })) : null,

@@ -22,6 +22,7 @@ LOAD = """async () => {
   return {en: await m('/static/js/i18n/en.js'), de: await m('/static/js/i18n/de.js'),
           gamesEn: await m('/static/js/i18n/games-en.js'), gamesDe: await m('/static/js/i18n/games-de.js'),
           paceEn: await m('/static/js/i18n/pace-en.js'), paceDe: await m('/static/js/i18n/pace-de.js'),
+          mineEn: await m('/static/js/i18n/mine-en.js'), mineDe: await m('/static/js/i18n/mine-de.js'),
           howEn: (await m('/static/js/i18n/howto-en.js'))['howto.sections'],
           howDe: (await m('/static/js/i18n/howto-de.js'))['howto.sections']};
 }"""
@@ -41,12 +42,21 @@ def test_both_catalogues_have_the_same_keys_and_how_to_sections(e2e_server, new_
     # The texts of games.js too.
     assert set(c["gamesEn"]) == set(c["gamesDe"]) and len(c["gamesEn"]) > 20
     assert not set(c["gamesEn"]) & set(c["en"]), "a part key shadows a main key"
-    # And those of turn-based rooms (pace.js).
-    assert set(c["paceEn"]) == set(c["paceDe"]) and not set(c["paceEn"]) & (set(c["en"]) | set(c["gamesEn"]))
+    # The parts loaded apart: turn-based rooms (pace.js), My games and the seat link (mine.js,
+    # seatlink.js): the same keys in both languages, none shadowing another part's.
+    parts = ("games", "pace", "mine")
+    seen = set(c["en"]) | set(c["gamesEn"])
+    for part in parts[1:]:
+        en, de = c[part + "En"], c[part + "De"]
+        assert set(en) == set(de) and en, part
+        assert not set(en) & seen, f"a {part} key shadows another"
+        seen |= set(en)
     # No placeholder is lost in translation.
-    for k, v in list(c["en"].items()) + list(c["gamesEn"].items()) + list(c["paceEn"].items()):
-        assert set(re.findall(r"\{(\w+)\}", v)) == set(re.findall(r"\{(\w+)\}",
-                                                                  (c["de"] | c["gamesDe"] | c["paceDe"])[k])), k
+    de = c["de"]
+    for part in parts:
+        de = de | c[part + "De"]
+    for k, v in list(c["en"].items()) + [kv for part in parts for kv in c[part + "En"].items()]:
+        assert set(re.findall(r"\{(\w+)\}", v)) == set(re.findall(r"\{(\w+)\}", de[k])), k
     strip = [[(s["id"], tuple(s["rules"]), s["pic"], len(s["text"])) for s in c[h]] for h in ("howEn", "howDe")]
     assert strip[0] == strip[1]
     # One term per thing: the card icons are "insurance icons" / "Versicherungssymbole".

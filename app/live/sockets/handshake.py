@@ -40,6 +40,7 @@ from .connection import dumps
 REFUSED_CLOSE_CODE = 4429          # "too many connections": private range, like HTTP 429
 REFUSAL_LOG_S = 10.0               # refusals are logged as one count per this many seconds
 ROOM_SOCKET_PREFIX = "/ws/rooms/"
+MINE_SOCKET = "/ws/mine"           # "My games" (app/live/mine.py): counted per address only
 MAX_ARRIVALS_WAITING = 16          # new connections of one room waiting for its lock at once
 log = logging.getLogger("osaka.live")
 
@@ -132,6 +133,9 @@ class AdmissionGate:
 
     async def __call__(self, scope, receive, send):
         path = route_path(scope) if scope["type"] == "websocket" else ""
+        if path == MINE_SOCKET and not self.admission.admit(scope["client"][0] if scope.get("client") else None, None):
+            return await refuse_socket(WebSocket(scope, receive, send), Refusal("too_many_connections"),
+                                       REFUSED_CLOSE_CODE)
         if path.startswith(ROOM_SOCKET_PREFIX):
             ws = WebSocket(scope, receive, send)
             token, _ = token_of(ws, normalize_code(path[len(ROOM_SOCKET_PREFIX):]))

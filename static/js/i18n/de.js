@@ -4,6 +4,7 @@ export default {
   "nav.howto": "Spielregeln",
   "nav.howto_title": "Die Regeln in Kürze",
   "nav.language": "Sprache",
+  "nav.mine": "Meine Spiele",
 
   "home.title": "Traders of Osaka",
   "home.lede": "Waren von Osaka nach Edo handeln, für 2 bis 4 Personen. Raum anlegen, Link an Freunde schicken und " +
@@ -27,6 +28,7 @@ export default {
   "room.room": "Raum",
   "room.seat_lost": "Du hast hier keinen Platz mehr: Du schaust jetzt zu.",
   "room.copy_link": "Link kopieren",
+  "room.seat_link": "Anderes Gerät",
   "room.copied": "Link kopiert — schick ihn deinen Freunden.",
   "room.copy_failed": "Kopiere den Link aus dem Feld.",
   "room.sound": "Ton, wenn du dran bist",
@@ -220,6 +222,7 @@ export default {
   "err.network": "Der Server ist nicht erreichbar.",
   "err.unauthorized": "Das kann nur jemand, der in diesem Raum mitspielt.",
   "err.not_host": "Das kann nur der Gastgeber.",
+  "err.seat_link_invalid": "Dieser Platz-Link gilt nicht mehr: Sein Spieler hat andere Geräte abgemeldet.",
   "err.not_yet": "Noch nicht: möglich in {n} Sekunden.",
   "err.not_yet_one": "Noch nicht: möglich in 1 Sekunde.",
   "err.not_connected": "Das kann nur ein Spieler, der mit dem Spiel verbunden ist.",

@@ -4,6 +4,7 @@ export default {
   "nav.howto": "How to play",
   "nav.howto_title": "The rules in short",
   "nav.language": "Language",
+  "nav.mine": "My games",
 
   "home.title": "Traders of Osaka",
   "home.lede": "Trade goods from Osaka to Edo for 2 to 4 players. Create a room, send the link to your friends, and " +
@@ -27,6 +28,7 @@ export default {
   "room.room": "Room",
   "room.seat_lost": "You no longer hold a seat here: you are watching now.",
   "room.copy_link": "Copy link",
+  "room.seat_link": "Other device",
   "room.copied": "Link copied — send it to your friends.",
   "room.copy_failed": "Copy the link from the box.",
   "room.sound": "Sound when it is your turn",
@@ -218,6 +220,7 @@ export default {
   "err.network": "The server cannot be reached.",
   "err.unauthorized": "Only a player of this room can do this.",
   "err.not_host": "Only the host can do this.",
+  "err.seat_link_invalid": "This seat link no longer works: its player signed out other devices.",
   "err.not_yet": "Not yet: possible in {n} seconds.",
   "err.not_yet_one": "Not yet: possible in 1 second.",
   "err.not_connected": "Only a player connected to the game can do this.",

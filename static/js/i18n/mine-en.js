@@ -1,0 +1,35 @@
+// Texts of the "My games" page and the seat link dialog (i18n.js loadPart("mine")); the same
+// keys as mine-de.js.
+export default {
+  "mine.lede": "The games this browser holds a seat in. Nothing about you is stored: the list comes from this " +
+    "browser's seat cookies.",
+  "mine.none": "This browser holds no seat in any game yet.",
+  "mine.group_turn": "Your turn",
+  "mine.group_playing": "Playing",
+  "mine.group_waiting": "Waiting to start",
+  "mine.group_over": "Finished",
+  "mine.your_turn": "Your turn",
+  "mine.to_act": "{name}'s turn",
+  "mine.status_playing": "Playing",
+  "mine.status_waiting": "Waiting",
+  "mine.status_over": "Game over",
+  "mine.left": "{time} left",
+  "mine.hours": "{n} h {m} min",
+  "mine.room_of": "{name}'s room",
+  "mine.you": "You: {name}",
+  "mine.with": "with {names}",
+  "mine.bot": "A computer player plays your seat now.",
+  "mine.last": "Last move:",
+  "mine.unread": "New chat messages",
+  "mine.open": "Open",
+  "link.title": "Play this seat on another device",
+  "link.warning": "Whoever has this link plays your seat. Send it only to yourself, and sign out other devices " +
+    "when you lose it.",
+  "link.copy": "Copy",
+  "link.copied": "Seat link copied.",
+  "link.qr": "QR code of the seat link",
+  "link.signout": "Sign out other devices",
+  "link.signout_hint": "Gives your seat a new key: every other device and every earlier seat link stops at once.",
+  "link.signed_out": "Other devices are signed out. This device keeps the seat.",
+  "link.close": "Close",
+};
