@@ -113,7 +113,9 @@ class Room(Base):
     # The pace (migration 0010; app/pace.py): "live" (turn_limit_s of TURN_LIMITS or none) or
     # "turn" (turn-based: turn_limit_s of TURN_BASED_LIMITS, always set), and when the host
     # paused the game (None while it runs; the deadline stays stored and moves on at the resume).
-    pace: Mapped[str] = mapped_column(String(8), default="live", server_default="live")
+    # Server defaults only (code that inserts sets them), as `game_no`: rows written as older
+    # migrations' code wrote them stay valid.
+    pace: Mapped[str] = mapped_column(String(8), server_default="live")
     paused_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
 
     seats: Mapped[list[Seat]] = relationship(back_populates="room", order_by="Seat.seat",
@@ -140,7 +142,7 @@ class Seat(Base):
     # before then (None or past: not away); the seconds of away taken this game, the running
     # away's rest included (at most pace.AWAY_BUDGET_S).
     away_until: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
-    away_used_s: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    away_used_s: Mapped[int] = mapped_column(Integer, server_default="0")
 
     room: Mapped[Room] = relationship(back_populates="seats")
 

@@ -106,7 +106,7 @@ async def create_room(session: AsyncSession, name: str, public: bool,
                     created_at=now, active_at=now, creator_hash=creator_hash, game_no=1,
                     turn_limit_s=turn_limit_s, chat_spectators=True, pace=pace)
         room.seats = [Seat(seat=HOST_SEAT, name=name, token_hash=hash_token(token), created_at=utcnow(),
-                           ready=True)]
+                           ready=True, away_until=None, away_used_s=0)]
         try:
             async with session.begin_nested():
                 session.add(room)
@@ -137,7 +137,7 @@ async def join_room(session: AsyncSession, room: Room, name: str) -> tuple[Seat,
     token = new_token()
     seat = await _take_next_seat(session, room, lambda n: Seat(
         room_id=room.id, seat=n, name=name, token_hash=hash_token(token), created_at=utcnow(),
-        ready=True),
+        ready=True, away_until=None, away_used_s=0),
         check=lambda: check_name(name, [s.name for s in room.seats]))
     room.active_at = utcnow()
     return seat, token
@@ -147,7 +147,7 @@ async def add_bot(session: AsyncSession, room: Room, level: str) -> Seat:
     """A computer player of `level` takes the next free seat (before the start)."""
     return await _take_next_seat(session, room, lambda n: Seat(
         room_id=room.id, seat=n, name=BOT_NAMES[level], token_hash=None, bot_level=level,
-        created_at=utcnow(), ready=True))
+        created_at=utcnow(), ready=True, away_until=None, away_used_s=0))
 
 
 async def _take_next_seat(session: AsyncSession, room: Room, make: Callable[[int], Seat],
