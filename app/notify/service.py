@@ -39,6 +39,7 @@ class Notify:
         self._wake = asyncio.Event()
         self._task: asyncio.Task | None = None
         self._stamped = 0.0
+        self._visible: set[tuple[str, int]] = set()  # the seats with a visible page here at the last round
         live.on_action_applied(lambda code: self.nudge())
 
     def nudge(self) -> None:
@@ -48,11 +49,15 @@ class Notify:
     async def once(self) -> None:
         """One round: stamps, triggers, deliveries. Raises what the database raises."""
         now = utcnow()
-        if time.monotonic() - self._stamped >= watch.STAMP_S:
+        visible = self.live.watched_seats()
+        new, gone = visible - self._visible, self._visible - visible
+        if new or gone or time.monotonic() - self._stamped >= watch.STAMP_S:
             async with self.sessions() as session:
-                await watch.stamp(session, self.live.watched_seats(), now)
+                await watch.stamp(session, gone, None)
+                await watch.stamp(session, visible, now)
                 await session.commit()
             self._stamped = time.monotonic()
+        self._visible = visible
         async with self.sessions() as session:
             await triggers.scan(session, now)
         while await self.sender.run_once() >= 1:

@@ -4,7 +4,9 @@ A connection counts as visible until it says otherwise (`{"type": "visible", "vi
 false}`, docs/protocol.md). The process holding visible connections stamps those seats'
 `seats.watched_at` every `STAMP_S` seconds (one UPDATE for all of them), so every process's
 sender knows: a seat is watched when a visible connection is here, or its stamp is younger
-than `WATCHED_S`.
+than `WATCHED_S`. A seat that becomes visible here is stamped at once; one whose page here was
+hidden or closed has its stamp cleared at once (if another process still shows it, that
+process stamps it again within `STAMP_S`: for up to that long the seat may look unwatched).
 """
 from __future__ import annotations
 
@@ -19,8 +21,9 @@ STAMP_S = 15
 WATCHED_S = 40
 
 
-async def stamp(session: AsyncSession, seats: set[tuple[str, int]], now: datetime) -> None:
-    """`watched_at = now` for these (code, seat) in one statement. Does not commit."""
+async def stamp(session: AsyncSession, seats: set[tuple[str, int]], now: datetime | None) -> None:
+    """`watched_at = now` for these (code, seat) in one statement (`now` None: cleared, for
+    the seats whose page here was hidden or closed). Does not commit."""
     if not seats:
         return
     pairs = or_(*[and_(Room.code == code, Seat.seat == seat) for code, seat in sorted(seats)])

@@ -1,0 +1,309 @@
+"""Notifications delivered for real (docs/protocol.md "Notifications"): a server with
+NOTIFY_ALLOW_PRIVATE (the receivers are on 127.0.0.1), a local RFC 8030 push service that
+checks VAPID and decrypts, an HTTP receiver for Apprise's json://, aiosmtpd for mail."""
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+
+import httpx
+import pytest
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from tests.app.helpers import Client, auth, create_room, join_room, pick_action, play, start
+from tests.app.notify_receivers import HookReceiver, MailReceiver, PushService
+from tests.app.rematch_helpers import bots_finish
+
+FAST = {"NOTIFY_ALLOW_PRIVATE": "true", "NOTIFY_POLL_S": "0.3", "NOTIFY_BACKOFF_S": "0.3",
+        "NOTIFY_SEAT_LIMIT": "off", "NOTIFY_ROOM_LIMIT": "off", "NOTIFY_CHANGE_LIMIT": "off"}
+PAYLOAD_KEYS = {"title", "body", "url", "off_url", "off_title", "room", "lang"}
+
+
+@pytest.fixture
+def receivers():
+    hook = HookReceiver()
+    made: list = []
+
+    def push(base: str) -> PushService:
+        service = PushService(httpx.get(base + "/api/push/key").json()["public_key"])
+        made.append(service)
+        return service
+    yield hook, push
+    hook.close()
+    for m in made:
+        m.close()
+
+
+def _two_seats(base: str) -> tuple[str, list[str]]:
+    host = create_room(base, "Ann", public=False)
+    return host["code"], [host["token"], join_room(base, host["code"], "Ben")["token"]]
+
+
+def _put(base: str, code: str, token: str, **body) -> dict:
+    r = httpx.put(f"{base}/api/rooms/{code}/notify", json=body, headers=auth(token))
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+async def _outbox(url: str, code: str) -> list[tuple]:
+    engine = create_async_engine(url)
+    try:
+        async with engine.connect() as conn:
+            return list((await conn.execute(text(
+                "SELECT o.kind, o.key, o.state, o.attempts, t.kind, t.seat, o.due_at FROM notify_outbox o "
+                "JOIN notify_targets t ON t.id = o.target_id JOIN rooms r ON r.id = o.room_id "
+                "WHERE r.code = :c ORDER BY o.id"), {"c": code})).all())
+    finally:
+        await engine.dispose()
+
+
+def _new_turns(states: dict[int, dict]) -> list[tuple[int, int]]:
+    """(version, seat) of every decision that began a seat's run of decisions."""
+    out, previous = [], None
+    for v in sorted(states):
+        seat = states[v]["view"]["to_act"]
+        if seat is not None and seat != previous:
+            out.append((v, seat))
+        previous = seat
+    return out
+
+
+async def _hidden_clients(srv, code: str, tokens: list[str]) -> list[Client]:
+    clients = [await Client.open(srv.ws_url, code, t, seat=i) for i, t in enumerate(tokens)]
+    for c in clients:
+        await c.state()
+        await c.send({"type": "visible", "visible": False})
+    return clients
+
+
+def test_each_turn_once_by_push_apprise_and_webhook_with_public_words_only(server_factory, receivers):
+    """Both pages hidden; each player acts only once told (as a person woken by it would): every
+    decision that starts a seat's run is told once to that seat and once to the webhook."""
+    hook, make_push = receivers
+    srv = server_factory(**FAST)
+    push = make_push(srv.base_url)
+    code, tokens = _two_seats(srv.base_url)
+    _put(srv.base_url, code, tokens[1], webpush=push.subscribe("ben"), lang="de")
+    _put(srv.base_url, code, tokens[0], apprise=hook.url("ann"))
+    r = httpx.put(f"{srv.base_url}/api/rooms/{code}/webhook", json={"url": hook.url("room")}, headers=auth(tokens[0]))
+    assert r.status_code == 200, r.text
+    start(srv.base_url, code, tokens[0])
+    told = {0: lambda: len(hook.to("ann")), 1: lambda: len(push.received)}
+    turns: list[tuple[int, int]] = []
+
+    async def until(pred, timeout=20):
+        end = time.monotonic() + timeout
+        while not pred():
+            assert time.monotonic() < end, "not told"
+            await asyncio.sleep(0.05)
+
+    async def go():
+        clients = await _hidden_clients(srv, code, tokens)
+        rng, version, previous = random.Random(31), 0, None
+        for _ in range(14):
+            view = (await clients[0].state(version))["view"]
+            seat = view["to_act"]
+            if seat != previous:
+                turns.append((version, seat))
+                n = sum(1 for t in turns if t[1] == seat)
+                await until(lambda: told[seat]() >= n and len(hook.to("room")) >= len(turns))
+            previous = seat
+            own = await clients[seat].state(version)
+            await clients[seat].act(version, pick_action(own["view"], rng))
+            version += 1
+        await clients[0].state(version)
+        for c in clients:
+            await c.close()
+    asyncio.run(go())
+    bens = [t for t in turns if t[1] == 1]
+    anns = [t for t in turns if t[1] == 0]
+    assert len(bens) >= 2 and len(anns) >= 2
+    time.sleep(1.5)  # several polls later: nothing more came
+    assert len(push.received) == len(bens) and len(hook.to("ann")) == len(anns) and len(hook.to("room")) == len(turns)
+    for m in push.received:
+        assert m["error"] is None, m["error"]
+        p = m["payload"]
+        assert set(p) == PAYLOAD_KEYS and p["room"] == code and p["lang"] == "de"
+        assert p["url"] == f"{srv.base_url}/r/{code}" and p["off_url"].startswith(f"{srv.base_url}/api/notify/off/")
+        assert p["title"].startswith("Du bist dran") and m["headers"]["Topic"] == code
+    hooks = [m["payload"]["title"] for m in hook.to("room")]
+    assert hooks == [f"{['Ann', 'Ben'][seat]}'s turn in room {code[:5]}-{code[5:]}" for _, seat in turns]
+    for m in push.received + hook.received:
+        raw = m["raw"]
+        for secret in ("hand", "VP", " SP", "vp", "deck", "seed", *tokens):
+            assert secret not in raw, (secret, raw)
+    rows = asyncio.run(_outbox(srv.database_url, code))
+    assert sorted(r[1] for r in rows if r[4] == "webpush") == sorted(f"turn:1:{v}" for v, _ in bens)
+
+
+def test_not_sent_while_the_page_is_visible_sent_when_hidden_stale_dropped(server_factory, receivers):
+    hook, make_push = receivers
+    srv = server_factory(**FAST)
+    push = make_push(srv.base_url)
+    code, tokens = _two_seats(srv.base_url)
+    _put(srv.base_url, code, tokens[0], webpush=push.subscribe("ann"))
+    start(srv.base_url, code, tokens[0])
+
+    async def go():
+        ann = await Client.open(srv.ws_url, code, tokens[0], seat=0)
+        ben = await Client.open(srv.ws_url, code, tokens[1], seat=1)
+        st = await ann.state()
+        assert st["view"]["to_act"] == 0, "the host's decision first (token draft)"
+        await asyncio.sleep(1.5)  # polls go by: Ann's page is visible, nothing is sent
+        assert push.received == []
+        rng = random.Random(5)
+        await play([ann, ben], 1, rng)  # Ann decides while watching: that turn's row is stale
+        v = 1
+        while (await ann.state(v))["view"]["to_act"] != 0:
+            await play([ann, ben], 1, rng)
+            v += 1
+        await asyncio.sleep(1.0)
+        assert push.received == [], "still visible"
+        await ann.send({"type": "visible", "visible": False})
+        push.wait(1)
+        for c in (ann, ben):
+            await c.close()
+        return v
+    v = asyncio.run(go())
+    rows = asyncio.run(_outbox(srv.database_url, code))
+    assert ("turn", "turn:1:0", "dropped") in [r[:3] for r in rows], "the first decision was made: dropped"
+    assert [r[:3] for r in rows if r[2] == "sent"] == [("turn", f"turn:1:{v}", "sent")]
+    assert len(push.received) == 1
+
+
+def test_reminder_at_80_percent(server_factory, receivers):
+    hook, _ = receivers
+    srv = server_factory(**FAST, TURN_LIMIT_TEST_S="5")
+    host = httpx.post(srv.base_url + "/api/rooms", json={"name": "Ann", "public": False, "turn_limit_s": 5}).json()
+    code = host["code"]
+    ben = join_room(srv.base_url, code, "Ben")
+    _put(srv.base_url, code, host["token"], apprise=hook.url("ann"))
+    start(srv.base_url, code, host["token"])
+    began = time.monotonic()
+    first = hook.wait(1)[0]
+    reminder = hook.wait(2)[1]
+    assert "Your turn" in first["payload"]["title"]
+    assert "running out" in reminder["payload"]["title"] and time.monotonic() - began >= 3.5
+    rows = asyncio.run(_outbox(srv.database_url, code))
+    assert [r[:3] for r in rows[:2]] == [("turn", "turn:1:0", "sent"), ("reminder", "reminder:1:0", "sent")]
+    del ben
+
+
+def test_quiet_hours_defer(server_factory, receivers):
+    hook, _ = receivers
+    srv = server_factory(**FAST)
+    code, tokens = _two_seats(srv.base_url)
+    now = time.gmtime()
+    quiet = {"from": f"{(now.tm_hour - 1) % 24:02d}:00", "to": f"{(now.tm_hour + 2) % 24:02d}:00", "tz": "UTC"}
+    _put(srv.base_url, code, tokens[0], apprise=hook.url("ann"), quiet=quiet)
+    start(srv.base_url, code, tokens[0])
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        rows = asyncio.run(_outbox(srv.database_url, code))
+        if rows and rows[0][6].hour == (now.tm_hour + 2) % 24:
+            break
+        time.sleep(0.2)
+    assert rows[0][:3] == ("turn", "turn:1:0", "pending") and rows[0][6].hour == (now.tm_hour + 2) % 24, rows
+    assert hook.received == []
+
+
+def test_retries_with_backoff_then_dead_letter_shown(server_factory, receivers):
+    hook, _ = receivers
+    hook.status = 500
+    srv = server_factory(**FAST, NOTIFY_MAX_FAILURES="3")
+    code, tokens = _two_seats(srv.base_url)
+    _put(srv.base_url, code, tokens[0], apprise=hook.url("ann"))
+    start(srv.base_url, code, tokens[0])
+    tries = hook.wait(3)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        got = httpx.get(f"{srv.base_url}/api/rooms/{code}/notify", headers=auth(tokens[0])).json()
+        if got["failed"]:
+            break
+        time.sleep(0.1)
+    assert got["failed"]["target"] == "apprise" and got["failed"]["reason"] and got["failed"]["at"].endswith("Z")
+    time.sleep(1.5)
+    assert len(hook.received) == len(tries) == 3, "no fourth try"
+    rows = asyncio.run(_outbox(srv.database_url, code))
+    assert rows[0][2:4] == ("dead", 2)
+    _put(srv.base_url, code, tokens[0], apprise=hook.url("ann"))  # saved again: no longer failed
+    assert httpx.get(f"{srv.base_url}/api/rooms/{code}/notify", headers=auth(tokens[0])).json()["failed"] is None
+
+
+def test_turn_off_through_the_token_of_the_notification(server_factory, receivers):
+    hook, make_push = receivers
+    srv = server_factory(**FAST)
+    push = make_push(srv.base_url)
+    code, tokens = _two_seats(srv.base_url)
+    _put(srv.base_url, code, tokens[0], webpush=push.subscribe("ann"))
+    start(srv.base_url, code, tokens[0])
+    off_url = push.wait(1)[0]["payload"]["off_url"]
+    token = off_url.rsplit("/", 1)[-1]
+    page = httpx.get(f"{srv.base_url}/n/off/{token}")
+    assert page.status_code == 200
+    assert httpx.get(f"{srv.base_url}/api/rooms/{code}/notify", headers=auth(tokens[0])).json()["webpush"], \
+        "GET changes nothing"
+    assert httpx.post(off_url).status_code == 204
+    assert httpx.get(f"{srv.base_url}/api/rooms/{code}/notify", headers=auth(tokens[0])).json()["webpush"] is False
+
+
+def test_webhook_gets_the_result_and_mail_goes_through_smtp(server_factory, receivers):
+    hook, _ = receivers
+    mail = MailReceiver()
+    try:
+        srv = server_factory(**FAST, SMTP_HOST="127.0.0.1", SMTP_PORT=str(mail.port), SMTP_STARTTLS="false",
+                             SMTP_FROM="osaka@example.org")
+        code, tokens = _two_seats(srv.base_url)
+        assert _put(srv.base_url, code, tokens[1], apprise="ben@example.org")["apprise"] == "b…@example.org"
+        r = httpx.put(f"{srv.base_url}/api/rooms/{code}/webhook", json={"url": hook.url("room")}, headers=auth(tokens[0]))
+        assert r.status_code == 200
+        start(srv.base_url, code, tokens[0])
+        bots_finish(srv.base_url, code, tokens[0], [0, 1])
+        results = []
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and not results:
+            results = [m for m in hook.to("room") if "Game over" in m["payload"]["title"]]
+            time.sleep(0.1)
+        assert len(results) == 1 and " won." in results[0]["payload"]["message"] and "VP" in results[0]["payload"]["message"]
+        rows = asyncio.run(_outbox(srv.database_url, code))
+        assert [r[1] for r in rows if r[0] == "result"] == ["result:1"]
+        if any(r[4] == "apprise" and r[2] == "sent" for r in rows):
+            got = mail.wait(1)
+            assert got[0]["to"] == ["ben@example.org"] and "/n/off/" in got[0]["text"]
+    finally:
+        mail.close()
+
+
+def test_mail_turn_notification(server_factory):
+    mail = MailReceiver()
+    try:
+        srv = server_factory(**FAST, SMTP_HOST="127.0.0.1", SMTP_PORT=str(mail.port), SMTP_STARTTLS="false",
+                             SMTP_FROM="osaka@example.org")
+        code, tokens = _two_seats(srv.base_url)
+        _put(srv.base_url, code, tokens[0], apprise="ann@example.org")
+        start(srv.base_url, code, tokens[0])
+        got = mail.wait(1)
+        assert got[0]["to"] == ["ann@example.org"] and "Your turn" in got[0]["text"] and "/n/off/" in got[0]["text"]
+    finally:
+        mail.close()
+
+
+def test_a_restart_between_enqueue_and_send_loses_nothing(server_factory, receivers):
+    hook, make_push = receivers
+    srv = server_factory(**FAST, NOTIFY_BACKOFF_S="2")
+    push = make_push(srv.base_url)
+    push.status = 500  # the first try fails: the row waits for its retry
+    code, tokens = _two_seats(srv.base_url)
+    _put(srv.base_url, code, tokens[0], webpush=push.subscribe("ann"))
+    start(srv.base_url, code, tokens[0])
+    push.wait(1)
+    srv.kill()
+    push.status = 201
+    again = server_factory(**FAST)
+    got = push.wait(2)
+    time.sleep(1.0)
+    assert len(push.received) == 2 and got[1]["payload"]["room"] == code
+    rows = asyncio.run(_outbox(again.database_url, code))
+    assert [r[:4] for r in rows] == [("turn", "turn:1:0", "sent", 1)]
