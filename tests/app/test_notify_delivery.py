@@ -92,32 +92,14 @@ def test_each_turn_once_by_push_apprise_and_webhook_with_public_words_only(serve
     assert r.status_code == 200, r.text
     start(srv.base_url, code, tokens[0])
     told = {0: lambda: len(hook.to("ann")), 1: lambda: len(push.received)}
-    turns: list[tuple[int, int]] = []
-
-    async def until(pred, timeout=20):
-        end = time.monotonic() + timeout
-        while not pred():
-            assert time.monotonic() < end, "not told"
-            await asyncio.sleep(0.05)
 
     async def go():
         clients = await _hidden_clients(srv, code, tokens)
-        rng, version, previous = random.Random(31), 0, None
-        for _ in range(14):
-            view = (await clients[0].state(version))["view"]
-            seat = view["to_act"]
-            if seat != previous:
-                turns.append((version, seat))
-                n = sum(1 for t in turns if t[1] == seat)
-                await until(lambda: told[seat]() >= n and len(hook.to("room")) >= len(turns))
-            previous = seat
-            own = await clients[seat].state(version)
-            await clients[seat].act(version, pick_action(own["view"], rng))
-            version += 1
-        await clients[0].state(version)
+        turns = await _play_when_told(clients, 14, told, seed=31)
         for c in clients:
             await c.close()
-    asyncio.run(go())
+        return turns
+    turns = asyncio.run(go())
     bens = [t for t in turns if t[1] == 1]
     anns = [t for t in turns if t[1] == 0]
     assert len(bens) >= 2 and len(anns) >= 2
@@ -336,3 +318,103 @@ def test_a_restart_between_enqueue_and_send_loses_nothing(server_factory, receiv
     assert len(push.received) == 2 and got[1]["payload"]["room"] == code
     rows = asyncio.run(_outbox(again.database_url, code))
     assert [r[:4] for r in rows] == [("turn", "turn:1:0", "sent", 1)]
+
+
+async def _play_when_told(clients: list[Client], actions: int, told: dict, seed: int = 7) -> list[tuple[int, int]]:
+    """Play `actions` actions, each seat acting on a new decision only once `told[seat]()`
+    counts as many notifications as it had new decisions → the (version, seat) of those."""
+    turns: list[tuple[int, int]] = []
+    rng, version, previous = random.Random(seed), (await clients[0].state())["version"], None
+    for _ in range(actions):
+        view = (await clients[0].state(version))["view"]
+        seat = view["to_act"]
+        if seat is None:
+            break
+        if seat != previous:
+            turns.append((version, seat))
+            n = sum(1 for t in turns if t[1] == seat)
+            end = time.monotonic() + 20
+            while told[seat]() < n:
+                assert time.monotonic() < end, f"seat {seat} not told of version {version}"
+                await asyncio.sleep(0.05)
+        previous = seat
+        own = await clients[seat].state(version)
+        await clients[seat].act(version, pick_action(own["view"], rng))
+        version += 1
+    last = (await clients[0].state(version))["view"]["to_act"]
+    if last is not None and last != previous:  # the decision begun by the last action: told too
+        turns.append((version, last))
+    return turns
+
+
+@pytest.mark.postgresql_only
+def test_two_processes_send_exactly_one_notification_per_turn(server_factory, receivers):
+    """Two server processes on one PostgreSQL database, each running the triggers and a
+    sender: Ann's page on A, Ben's on B (both hidden); every decision told exactly once."""
+    hook, make_push = receivers
+    a, b = server_factory(**FAST), server_factory(**FAST)
+    push = make_push(a.base_url)
+    assert httpx.get(b.base_url + "/api/push/key").json()["public_key"] == push.public_key, "one key pair"
+    code, tokens = _two_seats(a.base_url)
+    _put(a.base_url, code, tokens[0], webpush=push.subscribe("s0"))
+    _put(b.base_url, code, tokens[1], apprise=hook.url("s1"))
+    start(a.base_url, code, tokens[0])
+    told = {0: lambda: len(push.received), 1: lambda: len(hook.to("s1"))}
+
+    async def go():
+        clients = [await Client.open(srv.ws_url, code, t, seat=i) for i, (srv, t) in enumerate(zip((a, b), tokens))]
+        for c in clients:
+            await c.state()
+            await c.send({"type": "visible", "visible": False})
+        turns = await _play_when_told(clients, 30, told)
+        for c in clients:
+            await c.close()
+        return turns
+    turns = asyncio.run(go())
+    assert sum(1 for t in turns if t[1] == 0) >= 3 and sum(1 for t in turns if t[1] == 1) >= 3
+    time.sleep(2)  # several polls of both processes later
+    assert len(push.received) == sum(1 for t in turns if t[1] == 0)
+    assert len(hook.to("s1")) == sum(1 for t in turns if t[1] == 1)
+    assert all(m["error"] is None for m in push.received)
+    rows = asyncio.run(_outbox(a.database_url, code))
+    sent = sorted((r[5], r[1]) for r in rows if r[2] == "sent")
+    assert sent == sorted((seat, f"turn:1:{v}") for v, seat in turns) and len(set(sent)) == len(sent)
+
+
+@pytest.mark.postgresql_only
+def test_a_visible_page_in_another_process_holds_the_notification(server_factory, receivers):
+    hook, _ = receivers
+    a, b = server_factory(**FAST), server_factory(**FAST)
+    code, tokens = _two_seats(a.base_url)
+    for seat, token in enumerate(tokens):
+        _put(a.base_url, code, token, apprise=hook.url(f"s{seat}"))
+    start(a.base_url, code, tokens[0])
+    first = _first_seat(b, code, tokens[0])
+    hook.wait(1)  # told while nobody watched
+    hook.received.clear()
+
+    async def go():
+        c = await Client.open(b.ws_url, code, tokens[first], seat=first)  # visible, on B only
+        other = await Client.open(a.ws_url, code, tokens[1 - first], seat=1 - first)
+        await c.state()
+        await asyncio.sleep(1.0)  # B stamps the seat at once
+        rng = random.Random(3)
+        # the other seat plays until it is `first`'s new decision again
+        version = (await c.state())["version"]
+        while True:
+            view = (await c.state(version))["view"]
+            if view["to_act"] == first and version > 0 and (await other.state(version))["view"]["to_act"] == first:
+                break
+            actor = c if view["to_act"] == first else other
+            await actor.act(version, pick_action((await actor.state(version))["view"], rng))
+            version += 1
+        await asyncio.sleep(2.0)  # A's sender has looked many times
+        assert hook.to(f"s{first}") == [], "its page is visible in process B"
+        await c.send({"type": "visible", "visible": False})
+        end = time.monotonic() + 15
+        while not hook.to(f"s{first}"):
+            assert time.monotonic() < end, "not sent once hidden"
+            await asyncio.sleep(0.05)
+        await c.close()
+        await other.close()
+    asyncio.run(go())
