@@ -18,7 +18,8 @@ a browser gives a Web Push endpoint (RFC 8030). The server then makes requests t
 - A plain e-mail address goes out over the host's SMTP settings (`mail_url`); none set:
   `notify_no_smtp`. The host's own SMTP server is trusted (it is the host's setting).
 
-`redact` is what the API shows of a saved URL: scheme://host/… (never a token or password).
+`redact` is what the API shows of a saved URL: scheme://host/… (never a token or password;
+only scheme://… for a service's URL, whose secrets stand where a host would).
 """
 from __future__ import annotations
 
@@ -177,4 +178,8 @@ def redact(url: str | None) -> str | None:
         return f"{local[:1]}…@{host}"
     scheme, _, rest = url.partition("://")
     host = rest.split("/", 1)[0].split("?", 1)[0].rsplit("@", 1)[-1]
+    # A service's own URL holds its secrets where a host would be (a Telegram bot token, a
+    # Discord webhook id, a ntfy.sh topic): only a name with a dot (or an IP) is shown.
+    if scheme.lower() in SERVICE_SCHEMES or "." not in host.split(":", 1)[0] and not host.startswith("["):
+        return f"{scheme}://…"
     return f"{scheme}://{host}/…"
