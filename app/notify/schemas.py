@@ -24,7 +24,7 @@ class Quiet(_Body):
 
     start: str = Field(alias="from", pattern=_HHMM.pattern)
     end: str = Field(alias="to", pattern=_HHMM.pattern)
-    tz: str = Field(min_length=1, max_length=64)
+    tz: str = Field(min_length=1, max_length=64, json_schema_extra={"format": "time-zone"})
 
     @field_validator("tz")
     @classmethod
