@@ -348,7 +348,7 @@ export default {
   "table.take_back": "Wieder selbst spielen",
   "table.let_bot_idle": "Schon länger keine Entscheidung.",
   "err.bad_turn_limit": "Wähle kein Zeitlimit oder eine der angebotenen Zeiten.",
-  "err.notify_bad_url": "An diese Adresse können keine Benachrichtigungen gehen. Füge eine Benachrichtigungs-URL (etwa ntfy://…) oder eine E-Mail-Adresse ein.",
+  "err.notify_bad_url": "Dorthin gehen keine Benachrichtigungen. Füge eine Benachrichtigungs-URL (etwa ntfy://…) oder E-Mail-Adresse ein.",
   "err.notify_private_url": "Diese Adresse liegt in einem privaten oder lokalen Netz; dorthin sendet dieser Server keine Benachrichtigungen.",
   "err.notify_no_smtp": "Dieser Server versendet keine E-Mails; füge stattdessen eine Benachrichtigungs-URL ein.",
   "err.not_your_seat": "Das kann nur der Spieler dieses Platzes.",

@@ -345,7 +345,7 @@ export default {
   "table.take_back": "Play myself again",
   "table.let_bot_idle": "No decision for a while.",
   "err.bad_turn_limit": "Choose no timer or one of the offered times.",
-  "err.notify_bad_url": "Notifications cannot be sent to that address. Paste a notification URL (such as ntfy://…) or an e-mail address.",
+  "err.notify_bad_url": "Notifications cannot go to that address. Paste a notification URL (like ntfy://…) or an e-mail address.",
   "err.notify_private_url": "That address is on a private or local network; this server does not send notifications there.",
   "err.notify_no_smtp": "This server sends no e-mail; paste a notification URL instead.",
   "err.not_your_seat": "Only the player of that seat can do this.",
