@@ -140,6 +140,8 @@ class _HookHandler(BaseHTTPRequestHandler):
             owner.received.append({"path": self.path, "raw": raw, "payload": json.loads(raw) if raw else None,
                                    "status": owner.status})
         self.send_response(owner.status)
+        if owner.location:
+            self.send_header("Location", owner.location)
         self.send_header("Content-Length", "0")
         self.end_headers()
 
@@ -150,6 +152,7 @@ class HookReceiver(_Server):
     def __init__(self) -> None:
         super().__init__(_HookHandler)
         self.status = 200
+        self.location: str | None = None  # sent with the answer (a redirect)
 
     def url(self, path: str) -> str:
         """The Apprise json:// URL of `path` here."""

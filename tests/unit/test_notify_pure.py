@@ -111,3 +111,21 @@ def test_the_visible_frame():
     assert parse_client_message('{"type": "visible", "visible": false}') == {"type": "visible", "visible": False}
     with pytest.raises(Refusal):
         parse_client_message('{"type": "visible", "visible": "no"}')
+
+
+def test_apprise_follows_no_redirect_to_anywhere():
+    """A receiver that answers 307 to another address: Apprise's request is not sent on (a
+    redirect to an inside address would get past the check made before the request)."""
+    from app.notify import apprise_send
+    from tests.app.notify_receivers import HookReceiver
+    hook, inside = HookReceiver(), HookReceiver()
+    try:
+        hook.status, hook.location = 307, f"{inside.origin}/metadata"
+        ok, reason = apprise_send.send(hook.url("x"), False, "t", "b", Settings(notify_timeout_s=2))
+        assert not ok and len(hook.received) == 1 and inside.received == []
+        hook.status, hook.location = 200, None
+        assert apprise_send.send(hook.url("x"), False, "t", "b", Settings(notify_timeout_s=2)) == (True, "")
+        assert hook.received[-1]["payload"]["title"] == "t"
+    finally:
+        hook.close()
+        inside.close()
