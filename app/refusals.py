@@ -89,6 +89,10 @@ _HTTP = [
     Code("bad_away_time", 422, "Choose a time in the future."),
     Code("away_too_long", 422, "At most {left_s} s of away time are left in this game.", ("left_s",)),
     Code("bad_request", 422, "The request is not valid."),
+    Code("notify_bad_url", 422, "That is no address notifications can be sent to."),
+    Code("notify_private_url", 422, "That address is on a private or local network; this server sends "
+         "notifications there only when its host allows it (NOTIFY_ALLOW_PRIVATE)."),
+    Code("notify_no_smtp", 422, "This server sends no e-mail; give a notification URL instead."),
     Code("rate_limited", 429, "Too many requests from your address; try again in {retry_after_s} s.",
          ("retry_after_s",), ws=True),
     Code("too_many_rooms", 429, "Your address already holds {held} waiting rooms; start or leave one first.",
