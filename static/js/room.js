@@ -129,6 +129,12 @@ function soundView() {
   h("span", { class: "snd-state" }, t(ctx.sound ? "room.on" : "room.off")));
 }
 
+// "Notify me": notify.js, its panel, comes with the first click (page weight).
+let nfy = null;
+const bell = () => h("button", { type: "button", class: "btn small icon", id: "notify-btn", onClick: () =>
+  import("./notify.js").then((m) => (nfy = m).open(code, paint)) }, h("span", { "aria-hidden": "true" }, "\u{1F514}"),
+h("span", { class: "btn-text" }, " " + t("notify.btn")));
+
 // The page chrome (brand, How to play, EN|DE, the banner) stays the server's; the tree's top bar takes it in.
 const chrome = [".topbar > .brand", ".topnav", "#banner"].map((q) => document.querySelector(q));
 function chromeRef(el) {
@@ -146,6 +152,7 @@ function topBar() {
     h(Clock, { key: "clock" }),
     jumpView(ctx),
     soundView(),
+    ctx.seat !== null && [bell(), nfy && nfy.panel()],
   ]);
 }
 
@@ -342,7 +349,7 @@ async function main() {
   }
   redraw();
   sock = new LiveSocket(`/ws/rooms/${encodeURIComponent(code)}`, {
-    onMessage,
+    onMessage, visible: 1,
     onOpen() {
       ctx.dispatch({ type: "open" });
       if (wasDown) { banner(null); toast(t("conn.back"), "ok"); }
