@@ -1,6 +1,6 @@
 // The notifications panel of the room page (docs/ui.md "Notifications"), loaded with import() on
 // the first click of "Notify me" (room.js: the table page's weight). A modal <dialog> in the
-// page's one tree (room.js draws `panel()` in the top bar; this module never renders): this
+// page's one tree (room.js draws `panel()` after <main>; this module never renders): this
 // browser's Web Push (the service worker static/sw.js, the permission asked only when it is
 // turned on), another service by an Apprise URL or an e-mail address, quiet hours in the
 // browser's time zone, and for the host the room's webhook. Its state is notifystore.js's.
@@ -40,7 +40,6 @@ export async function open(roomCode, redraw) {
   paint = redraw;
   await loadPart("notify");
   dispatch({ type: "open" });
-  dispatch({ type: "busy" });
   try { dispatch({ type: "loaded", notify: await api("GET", path("notify")) }); } catch (e) { refused(e, "notify"); }
 }
 
@@ -52,7 +51,7 @@ function b64url(buf) {
 /** "In this browser" turned on: ask for the permission (only now), register the service worker
  *  for the whole app and subscribe with the server's VAPID key (GET /api/push/key, RFC 8292). */
 async function pushOn() {
-  if (!canPush) return dispatch({ type: "push", why: "unsupported" });
+  if (store.get().busy) return;
   dispatch({ type: "busy" });
   try {
     if (await Notification.requestPermission() !== "granted") return dispatch({ type: "push", why: "denied" });
@@ -149,7 +148,7 @@ function body(s) {
     h("form", { class: "form notify-form", key: "form", onSubmit: (ev) => { ev.preventDefault(); save(); } },
       h("h3", null, t("notify.browser_h")),
       h("label", { class: "check" }, h("input", { type: "checkbox", id: "notify-push", checked: f.webpush,
-        disabled: !canPush || s.busy, "aria-describedby": "notify-push-why",
+        disabled: !canPush, "aria-describedby": "notify-push-why",
         onChange: (ev) => (ev.currentTarget.checked ? pushOn() : edit("webpush")(ev)) }), " ", t("notify.browser")),
       pushWhy(s), errorOf(s, "push"),
       h("h3", null, h("label", { for: "notify-apprise" }, t("notify.service_h"))),
@@ -184,7 +183,7 @@ function body(s) {
   ];
 }
 
-/** The panel's <dialog> (#notify-dlg), drawn by room.js in the top bar: Escape or Close shut it
+/** The panel's <dialog> (#notify-dlg), drawn by room.js after <main>: Escape or Close shut it
  *  (the browser gives the focus back to "Notify me"); Tab stays inside. */
 export function panel() {
   const s = store.get();

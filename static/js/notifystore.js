@@ -24,7 +24,7 @@ export function formOf(n) {
     from: q ? q.from : "22:00", to: q ? q.to : "07:00", webhook: "", dropWebhook: false });
 }
 
-/** The state after one message: `open`, `close`; `busy` (a request sent); `loaded` {notify}
+/** The state after one message: `open` (its GET sent), `close`; `busy` (a request sent); `loaded` {notify}
  *  (GET's or PUT's answer: the form starts again from it, `note` given with a PUT's); `webhook`
  *  {webhook} (the room webhook's PUT answer); `off` (DELETE answered: everything off); `edit`
  *  {field, value} (a form field changed); `subscribed` {sub} (this browser's subscription made);
@@ -32,8 +32,8 @@ export function formOf(n) {
  *  field}. Unknown types change nothing; never mutates `s`. */
 export function reduceNotify(s, m) {
   switch (m.type) {
-    case "open":
-      return freeze({ ...s, open: true, error: null, note: null });
+    case "open":  // (and its GET sent)
+      return freeze({ ...s, open: true, busy: true, error: null, note: null });
     case "close":
       return freeze({ ...s, open: false, form: formOf(s.server), error: null, note: null });
     case "busy":

@@ -132,8 +132,8 @@ function soundView() {
 // "Notify me": notify.js, its panel, comes with the first click (page weight).
 let nfy = null;
 const bell = () => h("button", { type: "button", class: "btn small icon", id: "notify-btn", onClick: () =>
-  import("./notify.js").then((m) => (nfy = m).open(code, paint)) }, h("span", { "aria-hidden": "true" }, "\u{1F514}"),
-h("span", { class: "btn-text" }, " " + t("notify.btn")));
+  import("./notify.js").then((m) => (nfy = m).open(code, paint)) }, h("span", { class: "ico", "aria-hidden": "true" }),
+h("span", { class: "btn-text" }, t("notify.btn")));
 
 // The page chrome (brand, How to play, EN|DE, the banner) stays the server's; the tree's top bar takes it in.
 const chrome = [".topbar > .brand", ".topnav", "#banner"].map((q) => document.querySelector(q));
@@ -152,7 +152,7 @@ function topBar() {
     h(Clock, { key: "clock" }),
     jumpView(ctx),
     soundView(),
-    ctx.seat !== null && [bell(), nfy && nfy.panel()],
+    ctx.seat !== null && bell(),
   ]);
 }
 
@@ -184,7 +184,7 @@ function mainView() {
 }
 
 function RoomPage() {
-  return [topBar(), h("main", { id: "main" }, mainView())];
+  return [topBar(), h("main", { id: "main" }, mainView()), ctx.seat !== null && nfy && nfy.panel()];
 }
 
 function draw() { render(h(RoomPage), root); }
