@@ -21,6 +21,7 @@ LOAD = """async () => {
   const m = async (p) => (await import(p)).default;
   return {en: await m('/static/js/i18n/en.js'), de: await m('/static/js/i18n/de.js'),
           gamesEn: await m('/static/js/i18n/games-en.js'), gamesDe: await m('/static/js/i18n/games-de.js'),
+          notifyEn: await m('/static/js/i18n/notify-en.js'), notifyDe: await m('/static/js/i18n/notify-de.js'),
           howEn: (await m('/static/js/i18n/howto-en.js'))['howto.sections'],
           howDe: (await m('/static/js/i18n/howto-de.js'))['howto.sections']};
 }"""
@@ -40,9 +41,13 @@ def test_both_catalogues_have_the_same_keys_and_how_to_sections(e2e_server, new_
     # The texts of games.js too.
     assert set(c["gamesEn"]) == set(c["gamesDe"]) and len(c["gamesEn"]) > 20
     assert not set(c["gamesEn"]) & set(c["en"]), "a part key shadows a main key"
+    # and those of the notifications panel (notify.js)
+    assert set(c["notifyEn"]) == set(c["notifyDe"]) and len(c["notifyEn"]) > 20
+    assert not set(c["notifyEn"]) & (set(c["en"]) | set(c["gamesEn"])), "a part key shadows another's"
     # No placeholder is lost in translation.
-    for k, v in list(c["en"].items()) + list(c["gamesEn"].items()):
-        assert set(re.findall(r"\{(\w+)\}", v)) == set(re.findall(r"\{(\w+)\}", (c["de"] | c["gamesDe"])[k])), k
+    for k, v in list(c["en"].items()) + list(c["gamesEn"].items()) + list(c["notifyEn"].items()):
+        de = (c["de"] | c["gamesDe"] | c["notifyDe"])[k]
+        assert set(re.findall(r"\{(\w+)\}", v)) == set(re.findall(r"\{(\w+)\}", de)), k
     strip = [[(s["id"], tuple(s["rules"]), s["pic"], len(s["text"])) for s in c[h]] for h in ("howEn", "howDe")]
     assert strip[0] == strip[1]
     # One term per thing: the card icons are "insurance icons" / "Versicherungssymbole".
@@ -61,9 +66,10 @@ def test_every_refusal_code_has_an_english_and_a_german_text(e2e_server, new_pag
     c = _catalogues(page)
     codes = {code for code, spec in CODES.items() if spec.sent}
     assert len(codes) > 40
-    for lang, part in (("en", "gamesEn"), ("de", "gamesDe")):
-        texts = c[lang] | c[part]
-        # Codes only the play-again and record paths give have their text with those (games.js).
+    for lang, part, notify in (("en", "gamesEn", "notifyEn"), ("de", "gamesDe", "notifyDe")):
+        texts = c[lang] | c[part] | c[notify]
+        # Codes only the play-again and record paths give have their text with those (games.js),
+        # those only the notifications panel's requests get with it (notify.js).
         missing = sorted(code for code in codes if "err." + code not in texts)
         assert not missing, (lang, missing)
         keyed = {PLURAL.sub("", k[4:]) for k in texts if k.startswith("err.")}
