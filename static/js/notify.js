@@ -116,10 +116,11 @@ function errorOf(s, field) {
 /** An address field: what the server has (redacted) with Remove, and a box for a new one. */
 function addressField(s, id, field, drop, now) {
   return [
-    now && h("p", { class: "small-p", key: id + "-now" }, s.form[drop] ? t("notify.removed", { url: now })
-      : t("notify.now", { url: now }), " ", h("button", { type: "button", class: "btn small", id: id + "-drop",
-      onClick: () => dispatch({ type: "edit", field: drop, value: !s.form[drop] }) },
-    t(s.form[drop] ? "notify.keep" : "notify.remove"))),
+    now && h("p", { class: "small-p", id: id + "-now", key: id + "-now" },
+      s.form[drop] ? t("notify.removed", { url: now }) : t("notify.now", { url: now }), " ",
+      h("button", { type: "button", class: "btn small", id: id + "-drop",
+        onClick: () => dispatch({ type: "edit", field: drop, value: !s.form[drop] }) },
+      t(s.form[drop] ? "notify.keep" : "notify.remove"))),
     h("input", { type: "text", id, key: id, value: s.form[field], onInput: edit(field), inputmode: "url",
       autocomplete: "off", spellcheck: false, "aria-describedby": id + "-help notify-err-" + field,
       "aria-invalid": s.error && s.error.field === field ? "true" : null,
