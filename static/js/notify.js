@@ -84,6 +84,7 @@ async function currentSub() {
 /** Save: PUT the seat's notifications, then (the host) the room's webhook when it changed. */
 async function save() {
   const s = store.get();
+  if (s.busy) return;
   dispatch({ type: "busy" });
   const body = notifyBody(s, { tz: tz(), lang: currentLang(), current: s.form.webpush ? await currentSub() : null });
   try {
@@ -100,8 +101,11 @@ async function save() {
 
 /** "Turn off": DELETE, every notification of this seat off. */
 async function turnOff() {
+  if (store.get().busy) return;
   dispatch({ type: "busy" });
-  try { await api("DELETE", path("notify")); dispatch({ type: "off" }); } catch (e) { refused(e, "notify"); }
+  try { await api("DELETE", path("notify")); } catch (e) { return refused(e, "notify"); }
+  dispatch({ type: "off" });
+  document.getElementById("notify-save").focus();  // "Turn off" is gone
 }
 
 const edit = (field) => (ev) => dispatch({ type: "edit", field,
@@ -150,7 +154,7 @@ function body(s) {
       h("h3", null, t("notify.browser_h")),
       h("label", { class: "check" }, h("input", { type: "checkbox", id: "notify-push", checked: f.webpush,
         disabled: !canPush, "aria-describedby": "notify-push-why",
-        onChange: (ev) => (ev.currentTarget.checked ? pushOn() : edit("webpush")(ev)) }), " ", t("notify.browser")),
+        onChange: (ev) => { edit("webpush")(ev); if (ev.currentTarget.checked) pushOn(); } }), " ", t("notify.browser")),
       pushWhy(s), errorOf(s, "push"),
       h("h3", null, h("label", { for: "notify-apprise" }, t("notify.service_h"))),
       addressField(s, "notify-apprise", "apprise", "dropApprise", sv && sv.apprise),
@@ -175,10 +179,11 @@ function body(s) {
       h("p", { class: "muted", role: "status", id: "notify-status" }, s.busy ? t("notify.busy")
         : s.note ? t("notify.note_" + s.note) : ""),
       h("div", { class: "dlg-actions" },
-        h("button", { type: "submit", class: "btn primary", id: "notify-save", disabled: s.busy || !sv },
-          t("notify.save")), " ",
-        on && h("button", { type: "button", class: "btn", id: "notify-off", disabled: s.busy, onClick: turnOff },
-          t("notify.off")), " ",
+        // (aria-disabled while busy: a disabled button would drop the focus)
+        h("button", { type: "submit", class: "btn primary", id: "notify-save", disabled: !sv,
+          "aria-disabled": s.busy ? "true" : null }, t("notify.save")), " ",
+        on && h("button", { type: "button", class: "btn", id: "notify-off", "aria-disabled": s.busy ? "true" : null,
+          onClick: turnOff }, t("notify.off")), " ",
         h("button", { type: "button", class: "btn", id: "notify-close", onClick: () => dispatch({ type: "close" }) },
           t("notify.close")))),
   ];

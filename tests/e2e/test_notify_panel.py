@@ -21,7 +21,7 @@ from tests.notify_receivers import HookReceiver, PushService
 
 from .conftest import DESKTOP, E2EServer
 from .driver import Seat, Table, greedy
-from .helpers import create_room, goto
+from .helpers import audit, create_room, goto
 
 PHONE_360 = {"width": 360, "height": 740}
 
@@ -221,6 +221,8 @@ def test_web_push_and_apprise_the_whole_way(notify_server, new_page, shots):
         assert req.value.post_data_json == {"webpush": sub.json(), "apprise": f"json://127.0.0.1:{hook.port}/hook",
                                             "quiet": None, "lang": "en"}
         expect(page.locator("#notify-status")).to_have_text("Saved.")
+        expect(page.locator("#notify-save")).to_be_focused()  # the focus stays where it was
+        audit(page, "notify panel")
         got = httpx.get(f"{base}/api/rooms/{code}/notify", headers=_bearer(bob)).json()
         assert got["webpush"] is True and got["apprise"].startswith("json://") and got["failed"] is None, got
         assert str(hook.port) not in got["apprise"] or got["apprise"].endswith("…"), got  # redacted
@@ -272,6 +274,7 @@ def test_web_push_and_apprise_the_whole_way(notify_server, new_page, shots):
         with page.expect_request(lambda r: r.url.endswith(f"/api/rooms/{code}/notify") and r.method == "DELETE"):
             page.click("#notify-off")
         expect(page.locator("#notify-status")).to_have_text("Notifications for this room are off.")
+        expect(page.locator("#notify-save")).to_be_focused()  # "Turn off" is gone
         got = httpx.get(f"{base}/api/rooms/{code}/notify", headers=_bearer(bob)).json()
         assert (got["webpush"], got["apprise"], got["quiet"]) == (False, None, None), got
         table.close()
