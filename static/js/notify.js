@@ -92,7 +92,7 @@ async function save() {
   } catch (e) {
     return refused(e, e.code && e.code.startsWith("notify_") ? "apprise" : "notify");
   }
-  const hook = webhookBody(s);
+  const hook = webhookBody(s, currentLang());
   if (!hook) return;
   dispatch({ type: "busy" });
   try { dispatch({ type: "webhook", webhook: (await api("PUT", path("webhook"), hook)).webhook }); }

@@ -71,12 +71,14 @@ export function reduceNotify(s, m) {
 }
 
 /** The PUT /api/rooms/{code}/notify body of state `s` ({webpush, apprise, quiet, lang}; `tz`:
- *  the browser's IANA time zone, `lang` the page's). `webpush`: the new subscription, else the
- *  one this browser already has (`current`, its JSON) while the switch stays on, else null.
- *  `apprise` is left out while the person keeps the address the server has (it only knows it
- *  redacted), null when removed or none. */
+ *  the browser's IANA time zone, `lang` the page's; a member left out stays as the server has
+ *  it). `webpush`: null when the switch is off, else the new subscription or the one this
+ *  browser already has (`current`, its JSON), else left out. `apprise` is left out while the
+ *  person keeps the address the server has (it shows it only redacted), null when removed or none. */
 export function notifyBody(s, { tz, lang, current = null }) {
-  const f = s.form, body = { webpush: f.webpush ? f.sub || current : null };
+  const f = s.form, body = {}, sub = f.sub || current;
+  if (!f.webpush) body.webpush = null;
+  else if (sub) body.webpush = sub;
   const typed = f.apprise.trim();
   if (typed) body.apprise = typed;
   else if (f.dropApprise || !(s.server && s.server.apprise)) body.apprise = null;
@@ -85,11 +87,12 @@ export function notifyBody(s, { tz, lang, current = null }) {
   return body;
 }
 
-/** The PUT /api/rooms/{code}/webhook body: {url} (null: removed), or null when nothing changed. */
-export function webhookBody(s) {
+/** The PUT /api/rooms/{code}/webhook body: {url (null: removed), lang (the page's: the
+ *  webhook's texts)}, or null when nothing changed. */
+export function webhookBody(s, lang) {
   const typed = s.form.webhook.trim();
-  if (typed) return { url: typed };
-  return s.form.dropWebhook ? { url: null } : null;
+  if (typed) return { url: typed, lang };
+  return s.form.dropWebhook ? { url: null, lang } : null;
 }
 
 /** The turn-off page's data (notifyoff.js): {status: "ready", "busy", "done" or "refused", code,

@@ -305,7 +305,7 @@ def test_the_host_sets_the_room_webhook_and_the_panel_in_german(notify_server, n
         host.fill("#notify-webhook", f"json://127.0.0.1:{hook.port}/room")
         with host.expect_request(lambda r: r.url.endswith(f"/api/rooms/{code}/webhook") and r.method == "PUT") as req:
             host.click("#notify-save")
-        assert req.value.post_data_json == {"url": f"json://127.0.0.1:{hook.port}/room"}
+        assert req.value.post_data_json == {"url": f"json://127.0.0.1:{hook.port}/room", "lang": "de"}
         expect(host.locator("#notify-status")).to_have_text("Gespeichert, mit dem Webhook des Raums.")
         expect(host.locator("#notify-dlg")).to_contain_text("Jetzt: json://")
         for size, name in ((DESKTOP, "desktop"), (PHONE_360, "phone")):

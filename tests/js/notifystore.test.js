@@ -51,6 +51,7 @@ test("the PUT body keeps the address the server has unless it is removed or repl
   // Kept: the server only shows it redacted, so it is not sent back.
   assert.deepEqual(notifyBody(store.get(), ctx),
     { webpush: null, quiet: { from: "23:00", to: "06:30", tz: "Europe/Berlin" }, lang: "en" });
+  assert.ok(!("apprise" in notifyBody(store.get(), ctx)));
   store.dispatch({ type: "edit", field: "dropApprise", value: true });
   assert.equal(notifyBody(store.get(), ctx).apprise, null);
   store.dispatch({ type: "edit", field: "apprise", value: "  json://127.0.0.1:9/hook " });
@@ -68,9 +69,11 @@ test("quiet hours go with the browser's time zone; off, none", () => {
   assert.equal(notifyBody(store.get(), ctx).quiet, null);
 });
 
-test("this browser's subscription: the new one, else the current one while on, else null", () => {
+test("this browser's subscription: the new one, else the current one while on, null when off", () => {
   const store = loaded({ ...server, webpush: true });
   const current = { endpoint: "https://push.example/old", keys: { p256dh: "x", auth: "y" } };
+  // On, but this browser knows no subscription (made in another one): left as the server has it.
+  assert.ok(!("webpush" in notifyBody(store.get(), ctx)));
   assert.deepEqual(notifyBody(store.get(), { ...ctx, current }).webpush, current);
   store.dispatch({ type: "subscribed", sub });
   assert.deepEqual(notifyBody(store.get(), { ...ctx, current }).webpush, sub);
@@ -110,14 +113,14 @@ test("the host's webhook: a PUT of the seat's own answer keeps it; its own PUT s
   assert.equal(webhook, null);
   store.dispatch({ type: "loaded", notify: seat, note: "saved" });
   assert.equal(store.get().server.webhook, "json://hooks.example/…");
-  assert.equal(webhookBody(store.get()), null);  // nothing typed: no PUT
+  assert.equal(webhookBody(store.get(), "en"), null);  // nothing typed: no PUT
   store.dispatch({ type: "edit", field: "webhook", value: "ntfy://ntfy.sh/room" });
-  assert.deepEqual(webhookBody(store.get()), { url: "ntfy://ntfy.sh/room" });
+  assert.deepEqual(webhookBody(store.get(), "de"), { url: "ntfy://ntfy.sh/room", lang: "de" });
   store.dispatch({ type: "webhook", webhook: "ntfy://ntfy.sh/…" });
   assert.equal(store.get().server.webhook, "ntfy://ntfy.sh/…");
   assert.equal(store.get().form.webhook, "");
   store.dispatch({ type: "edit", field: "dropWebhook", value: true });
-  assert.deepEqual(webhookBody(store.get()), { url: null });
+  assert.deepEqual(webhookBody(store.get(), "en"), { url: null, lang: "en" });
   // A seat that is not the host's has no webhook field at all.
   assert.ok(!("webhook" in loaded(seat).get().server));
 });
