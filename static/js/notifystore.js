@@ -95,18 +95,4 @@ export function webhookBody(s, lang) {
   return s.form.dropWebhook ? { url: null, lang } : null;
 }
 
-/** The turn-off page's data (notifyoff.js): {status: "ready", "busy", "done" or "refused", code,
- *  fields (the refusal's)}. */
-export function initialOff() {
-  return Object.freeze({ status: "ready", code: null, fields: null });
-}
-
-/** The turn-off page's state after `busy` (its POST sent), `done` (answered 204) or `refused`
- *  {code, fields}; a page that is done stays done. Unknown types change nothing. */
-export function reduceOff(s, m) {
-  if (s.status === "done" || !["busy", "done", "refused"].includes(m.type)) return s;
-  return freeze({ status: m.type, code: m.type === "refused" ? m.code : null,
-    fields: m.type === "refused" ? m.fields || {} : null });
-}
-
 function freeze(s) { return Object.freeze(s); }

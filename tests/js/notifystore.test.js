@@ -136,17 +136,3 @@ test("Turn off: everything of the seat off, the room's webhook kept", () => {
   assert.equal(s.form.quiet, false);
   assert.equal(s.note, "off");
 });
-
-test("the turn-off page: ready, busy, then done (and stays so) or refused with its code", async () => {
-  const { initialOff, reduceOff } = await import("../../static/js/notifystore.js");
-  let s = initialOff();
-  assert.equal(s.status, "ready");
-  assert.equal(reduceOff(s, { type: "pong" }), s);
-  s = reduceOff(s, { type: "busy" });
-  const refused = reduceOff(s, { type: "refused", code: "not_found", fields: { code: "not_found" } });
-  assert.deepEqual({ ...refused }, { status: "refused", code: "not_found", fields: { code: "not_found" } });
-  assert.equal(s.status, "busy");
-  s = reduceOff(reduceOff(refused, { type: "busy" }), { type: "done" });
-  assert.deepEqual({ ...s }, { status: "done", code: null, fields: null });
-  assert.equal(reduceOff(s, { type: "refused", code: "x" }), s);
-});

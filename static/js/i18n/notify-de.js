@@ -37,11 +37,6 @@ export default {
   "notify.save": "Speichern",
   "notify.off": "Ausschalten",
   "notify.close": "Schließen",
-  "notify.off_h": "Benachrichtigungen ausschalten",
-  "notify.off_text": "Dieser Link schaltet die Benachrichtigungen aus, mit denen er kam (für einen Raum, an ein " +
-    "Ziel: diesen Browser, einen anderen Dienst oder den Webhook des Raums).",
-  "notify.off_btn": "Ausschalten",
-  "notify.off_done": "Sie sind aus. Um sie wieder zu bekommen: „Benachrichtigen“ im Raum.",
   "err.notify_bad_url": "Dorthin können wir nicht senden: gib eine Apprise-URL (wie ntfy://ntfy.sh/dein-thema) " +
     "oder eine E-Mail-Adresse an.",
   "err.notify_private_url": "Diese Adresse liegt in einem privaten Netz (oder auf diesem Rechner): " +

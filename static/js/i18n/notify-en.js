@@ -37,11 +37,6 @@ export default {
   "notify.save": "Save",
   "notify.off": "Turn off",
   "notify.close": "Close",
-  "notify.off_h": "Turn off notifications",
-  "notify.off_text": "This link turns off the notifications it came with (for one room, to one place: this " +
-    "browser, another service or the room's webhook).",
-  "notify.off_btn": "Turn them off",
-  "notify.off_done": "They are off. To have them again, use “Notify me” in the room.",
   "err.notify_bad_url": "We cannot send to this: give an Apprise URL (like ntfy://ntfy.sh/your-topic) or an " +
     "e-mail address.",
   "err.notify_private_url": "This address is in a private network (or this computer): the host does not allow that.",
