@@ -21,7 +21,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 #: First path segments of the app's own routes: a prefix starting with one of them could not be
 #: told apart from a request whose prefix the proxy stripped, so it is refused.
 RESERVED = frozenset({"api", "ws", "r", "static", "rules", "how-to-play", "healthz", "readyz",
-                      "openapi.json", "docs", "redoc", "manifest.webmanifest"})
+                      "openapi.json", "docs", "redoc", "manifest.webmanifest", "sw.js"})
 _SEGMENT = re.compile(r"[A-Za-z0-9._~!$&'()*+,;=:@-]+")  # RFC 3986 pchar, without `%`
 
 

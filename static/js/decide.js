@@ -68,7 +68,7 @@ export function syncDialog(ctx, dlg) {
 }
 
 // Tab and Shift+Tab wrap around inside the dialog (not out to the browser's address bar).
-function trapTab(ev, dlg) {
+export function trapTab(ev, dlg) {
   if (ev.key !== "Tab") return;
   const all = [...dlg.querySelectorAll("button, [href], select, input, " +
     "[tabindex]:not([tabindex='-1'])")].filter((e) => e.getClientRects().length);

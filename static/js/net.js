@@ -50,8 +50,9 @@ export const HEARTBEAT = { CHECK_MS: 2000, IDLE_MS: 3000, DEAD_MS: 7000, PROBE_M
  * onMessage(obj), onOpen(), onDown().
  */
 export class LiveSocket {
-  constructor(path, { onMessage, onOpen, onDown }) {
+  constructor(path, { onMessage, onOpen, onDown, visible }) {
     this.path = path;
+    this.visible = visible;  // sends the room's `visible` frame (protocol.md)
     this.onMessage = onMessage;
     this.onOpen = onOpen || (() => {});
     this.onDown = onDown || (() => {});
@@ -66,7 +67,9 @@ export class LiveSocket {
     this.probeUntil = 0;  // an unanswered probe's deadline
     this.quick = 0;       // retries every 1 s until then (the server restarts)
     const wake = () => this.check();
-    document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") wake(); });
+    document.addEventListener("visibilitychange", () => {
+      this.seen(); if (document.visibilityState === "visible") wake();
+    });
     document.addEventListener("resume", wake);  // a frozen page runs again (Chrome)
     window.addEventListener("pageshow", wake);
     window.addEventListener("online", wake);
@@ -95,6 +98,7 @@ export class LiveSocket {
       this.heard = this.awake = performance.now();
       this.probeUntil = 0;
       this.schedule();
+      this.seen();
       this.onOpen();
     };
     ws.onmessage = (ev) => {
@@ -192,6 +196,9 @@ export class LiveSocket {
     this.delay = 500;
     this.connect();
   }
+
+  /** Is the page in view? (after each (re)connect and visibilitychange) */
+  seen() { if (this.visible) this.send({ type: "visible", visible: document.visibilityState === "visible" }); }
 
   /** Send an object as JSON; false when the socket is not open. */
   send(obj) {

@@ -131,6 +131,12 @@ function soundView() {
   h("span", { class: "snd-state" }, t(ctx.sound ? "room.on" : "room.off")));
 }
 
+// "Notify me": notify.js, its panel, comes with the first click (page weight).
+let nfy = null;
+const bell = () => h("button", { type: "button", class: "btn small icon", id: "notify-btn", onClick: () =>
+  import("./notify.js").then((m) => (nfy = m).open(code, paint)) }, h("span", { class: "ico", "aria-hidden": "true" }),
+h("span", { class: "btn-text" }, t("notify.btn")));
+
 // The page chrome (brand, How to play, EN|DE, the banner) stays the server's; the tree's top bar takes it in.
 const chrome = [".topbar > .brand", ".topnav", "#banner"].map((q) => document.querySelector(q));
 function chromeRef(el) {
@@ -149,6 +155,7 @@ function topBar() {
     jumpView(ctx),
     soundView(),
     link && h(link.SeatLink, { key: "sl" + links, code, sock, quiet: (q) => { quiet = q; } }),
+    ctx.seat !== null && bell(),
   ]);
 }
 
@@ -188,7 +195,7 @@ function mainView() {
 }
 
 function RoomPage() {
-  return [topBar(), h("main", { id: "main" }, mainView())];
+  return [topBar(), h("main", { id: "main" }, mainView()), ctx.seat !== null && nfy && nfy.panel()];
 }
 
 function draw() { render(h(RoomPage), root); }
@@ -361,7 +368,7 @@ async function main() {
   }
   redraw();
   sock = new LiveSocket(`/ws/rooms/${encodeURIComponent(code)}`, {
-    onMessage,
+    onMessage, visible: 1,
     onOpen() {
       ctx.dispatch({ type: "open" });
       if (wasDown) { banner(null); toast(t("conn.back"), "ok"); }

@@ -307,6 +307,7 @@ export default {
   "log.none": "—",
 
   // The table's look: controls in words, summaries, what changed.
+  "notify.btn": "Benachrichtigen",
   "room.sound_word": "Ton:",
   "room.on": "an",
   "room.off": "aus",

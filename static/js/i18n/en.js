@@ -304,6 +304,7 @@ export default {
   "log.none": "—",
 
   // The table's look: controls in words, summaries, what changed.
+  "notify.btn": "Notify me",
   "room.sound_word": "Sound:",
   "room.on": "on",
   "room.off": "off",
