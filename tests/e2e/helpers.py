@@ -12,6 +12,35 @@ from engine import CARD_COLORS, CARD_VALUES, cheapest_payment
 EVIL_NAME = "<svg/onload=alert(1)><b>"
 
 
+# document.visibilityState as the test says: __hide(true) sends the page to the background
+# (a tab behind another one), __hide(false) brings it back; each fires visibilitychange.
+HIDE = """(() => {
+  let hidden = false;
+  Object.defineProperty(document, 'visibilityState', { get: () => (hidden ? 'hidden' : 'visible'), configurable: true });
+  Object.defineProperty(document, 'hidden', { get: () => hidden, configurable: true });
+  window.__hide = (h) => { hidden = h; document.dispatchEvent(new Event('visibilitychange')); };
+})();"""
+
+# Counts Notification.requestPermission calls (the real one answers: the context grants or not);
+# PushManager's subscribe returns the test's subscription `sub` (PushSubscription.toJSON()) and
+# keeps the applicationServerKey it was given; getSubscription returns it once made.
+PUSH = """((sub) => {
+  window.__asked = 0;
+  window.__keys = [];
+  const ask = Notification.requestPermission.bind(Notification);
+  Notification.requestPermission = (...a) => { window.__asked++; return ask(...a); };
+  let made = null;
+  PushManager.prototype.subscribe = async function (o) {
+    window.__keys.push(o.applicationServerKey);
+    if (!o.userVisibleOnly) throw new DOMException('userVisibleOnly', 'NotAllowedError');
+    made = { endpoint: sub.endpoint, options: { userVisibleOnly: true, applicationServerKey: null },
+      toJSON: () => sub, unsubscribe: async () => { made = null; return true; } };
+    return made;
+  };
+  PushManager.prototype.getSubscription = async function () { return made; };
+})"""
+
+
 def card_value(cid: int) -> int:
     """Value of a card id (R-comp-1), from the engine's card catalogue."""
     return CARD_VALUES[cid]
@@ -194,6 +223,21 @@ def choose_token(page, i: int) -> None:
     before = log_count(page)
     page.locator("dialog[open] .token-btn").nth(i % 4).click()
     wait_log_grows(page, before)
+
+
+def put_aside(page) -> None:
+    """Put the open decision's dialog aside (Escape), as a player who wants the page's other
+    controls; `take_up` brings it back."""
+    if page.locator("#decision[open]").count():
+        page.keyboard.press("Escape")
+        page.wait_for_selector("#decision[open]", state="detached")
+
+
+def take_up(page) -> None:
+    """Bring back a decision put aside ("Decide…", #btn-decide), if there is one."""
+    if page.locator("#btn-decide").count() and page.locator("#btn-decide").is_visible():
+        page.click("#btn-decide")
+        page.wait_for_selector("#decision[open]")
 
 
 def decide(page, phase: str, step: int, insurance_shot=None) -> None:

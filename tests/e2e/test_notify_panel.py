@@ -21,38 +21,9 @@ from tests.notify_receivers import HookReceiver, PushService
 
 from .conftest import DESKTOP, E2EServer
 from .driver import Seat, Table, greedy
-from .helpers import audit, create_room, goto
+from .helpers import HIDE, PUSH, audit, create_room, goto
 
 PHONE_360 = {"width": 360, "height": 740}
-
-# document.visibilityState as the test says: __hide(true) sends the page to the background
-# (a tab behind another one), __hide(false) brings it back; each fires visibilitychange.
-HIDE = """(() => {
-  let hidden = false;
-  Object.defineProperty(document, 'visibilityState', { get: () => (hidden ? 'hidden' : 'visible'), configurable: true });
-  Object.defineProperty(document, 'hidden', { get: () => hidden, configurable: true });
-  window.__hide = (h) => { hidden = h; document.dispatchEvent(new Event('visibilitychange')); };
-})();"""
-
-# Counts Notification.requestPermission calls (the real one answers: the context grants or not);
-# PushManager's subscribe returns the test's subscription `sub` (PushSubscription.toJSON()) and
-# keeps the applicationServerKey it was given; getSubscription returns it once made.
-PUSH = """((sub) => {
-  window.__asked = 0;
-  window.__keys = [];
-  const ask = Notification.requestPermission.bind(Notification);
-  Notification.requestPermission = (...a) => { window.__asked++; return ask(...a); };
-  let made = null;
-  PushManager.prototype.subscribe = async function (o) {
-    window.__keys.push(o.applicationServerKey);
-    if (!o.userVisibleOnly) throw new DOMException('userVisibleOnly', 'NotAllowedError');
-    made = { endpoint: sub.endpoint, options: { userVisibleOnly: true, applicationServerKey: null },
-      toJSON: () => sub, unsubscribe: async () => { made = null; return true; } };
-    return made;
-  };
-  PushManager.prototype.getSubscription = async function () { return made; };
-})"""
-
 
 @pytest.fixture(scope="module")
 def notify_server(tmp_path_factory):
