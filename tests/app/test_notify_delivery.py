@@ -436,3 +436,24 @@ def test_a_visible_page_in_another_process_holds_the_notification(own_servers, r
         await c.close()
         await other.close()
     asyncio.run(go())
+
+
+def test_a_gone_push_subscription_is_given_up_at_once(own_servers, receivers):
+    """RFC 8030 §7.3: 404/410 = the subscription is gone: no retry, the target shown failed."""
+    hook, make_push = receivers
+    srv = own_servers(**FAST)
+    push = make_push(srv.base_url)
+    push.status = 410
+    code, tokens = _two_seats(srv.base_url)
+    for seat, token in enumerate(tokens):
+        _put(srv.base_url, code, token, webpush=push.subscribe(f"s{seat}"))
+    start(srv.base_url, code, tokens[0])
+    seat = int(push.wait(1)[0]["path"].rsplit("/s", 1)[-1])
+    deadline, got = time.monotonic() + 10, {}
+    while time.monotonic() < deadline and not got.get("failed"):
+        got = httpx.get(f"{srv.base_url}/api/rooms/{code}/notify", headers=auth(tokens[seat])).json()
+        time.sleep(0.1)
+    assert got["failed"]["target"] == "webpush" and "410" in got["failed"]["reason"]
+    time.sleep(1.0)
+    assert len(push.received) == 1
+    assert [r[2:4] for r in asyncio.run(_outbox(srv.database_url, code))] == [("dead", 0)]
