@@ -457,3 +457,24 @@ def test_a_gone_push_subscription_is_given_up_at_once(own_servers, receivers):
     time.sleep(1.0)
     assert len(push.received) == 1
     assert [r[2:4] for r in asyncio.run(_outbox(srv.database_url, code))] == [("dead", 0)]
+
+
+def test_the_room_rate_defers(own_servers, receivers):
+    """NOTIFY_ROOM_LIMIT=1/hour: of a decision's two notifications (the seat's, the webhook's)
+    one goes, the other waits for the window to end."""
+    hook, _ = receivers
+    srv = own_servers(**{**FAST, "NOTIFY_ROOM_LIMIT": "1/hour"})
+    code, tokens = _two_seats(srv.base_url)
+    for seat, token in enumerate(tokens):
+        _put(srv.base_url, code, token, apprise=hook.url(f"s{seat}"))
+    assert httpx.put(f"{srv.base_url}/api/rooms/{code}/webhook", json={"url": hook.url("room")},
+                     headers=auth(tokens[0])).status_code == 200
+    start(srv.base_url, code, tokens[0])
+    hook.wait(1)
+    time.sleep(1.5)
+    assert len(hook.received) == 1
+    rows = asyncio.run(_outbox(srv.database_url, code))
+    states = sorted(r[2] for r in rows)
+    assert states == ["pending", "sent"], rows
+    waiting = next(r for r in rows if r[2] == "pending")
+    assert (datetime.fromisoformat(str(waiting[6])) - datetime.utcnow()).total_seconds() > 3500
