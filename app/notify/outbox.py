@@ -48,9 +48,10 @@ async def enqueue(session: AsyncSession, rows: list[dict]) -> None:
     await session.execute(insert_ignore(OutboxRow, full, ["target_id", "key"], session))
 
 
-async def claim(session: AsyncSession, now: datetime | None = None, batch: int = BATCH) -> list[tuple[int, datetime]]:
+async def claim(session: AsyncSession, now: datetime | None = None,
+                batch: int = BATCH) -> list[tuple[int, datetime, int]]:
     """Lease up to `batch` due rows to this sender (module docstring) and commit → their
-    (id, lease_until)."""
+    (id, lease_until, room_id)."""
     now = now or utcnow()
     until = now + timedelta(seconds=LEASE_S)
     o = OutboxRow.__table__
@@ -58,9 +59,9 @@ async def claim(session: AsyncSession, now: datetime | None = None, batch: int =
                                 or_(o.c.lease_until.is_(None), o.c.lease_until < now))
            .order_by(o.c.due_at, o.c.id).limit(batch).with_for_update(skip_locked=True))
     rows = (await session.execute(update(o).where(o.c.id.in_(due.scalar_subquery()))
-                                  .values(lease_until=until).returning(o.c.id))).all()
+                                  .values(lease_until=until).returning(o.c.id, o.c.room_id))).all()
     await session.commit()
-    return [(r[0], until) for r in rows]
+    return [(r[0], until, r[1]) for r in rows]
 
 
 def _mine(row_id: int, lease: datetime):

@@ -111,18 +111,25 @@ class Sender:
         self.sent = 0  # notifications this process delivered
 
     async def run_once(self) -> int:
-        """Claim the due rows and handle each (at most PARALLEL at a time) → rows claimed."""
+        """Claim the due rows and handle them: one room's one after the other (so its rate is
+        counted with the previous one sent), at most PARALLEL rooms at a time → rows claimed.
+        (Two processes may each hold one row of a room at once: across processes the rates
+        are a bound each process keeps, not a shared one.)"""
         async with self.sessions() as session:
             claimed = await outbox.claim(session)
         gate = asyncio.Semaphore(PARALLEL)
+        by_room: dict[int, list[tuple[int, datetime]]] = {}
+        for row_id, lease, room_id in claimed:
+            by_room.setdefault(room_id, []).append((row_id, lease))
 
-        async def one(row_id: int, lease: datetime) -> None:
+        async def room(rows: list[tuple[int, datetime]]) -> None:
             async with gate:
-                try:
-                    await self.one(row_id, lease)
-                except Exception:
-                    log.exception("notification %s failed unexpectedly", row_id)
-        await asyncio.gather(*(one(i, lease) for i, lease in claimed))
+                for row_id, lease in rows:
+                    try:
+                        await self.one(row_id, lease)
+                    except Exception:
+                        log.exception("notification %s failed unexpectedly", row_id)
+        await asyncio.gather(*(room(rows) for rows in by_room.values()))
         return len(claimed)
 
     async def _over_rate(self, session: AsyncSession, target: NotifyTarget, now: datetime) -> datetime | None:

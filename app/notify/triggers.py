@@ -20,7 +20,7 @@ from sqlalchemy import and_, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
-from ..models import WEBHOOK_SEAT, ActionRow, NotifyTarget, Room, Seat
+from ..models import WEBHOOK_SEAT, ActionRow, NotifyTarget, OutboxRow, Room, Seat
 from . import outbox
 
 #: The share of a decision's time after which a reminder is due.
@@ -52,9 +52,11 @@ async def scan(session: AsyncSession, now: datetime) -> int:
         if target_seat != WEBHOOK_SEAT and turn_at is not None and deadline_at is not None:
             rows.append({**base, "key": f"reminder:{game_no}:{version}", "kind": "reminder",
                          "due_at": reminder_due(turn_at, deadline_at)})
+    told = select(OutboxRow.id).where(OutboxRow.target_id == t.id, OutboxRow.kind == "result",
+                                      OutboxRow.game_no == Room.game_no).exists()
     results = (select(Room.id, Room.game_no, Room.version, t.id)
                .join(t, and_(t.room_id == Room.id, t.seat == WEBHOOK_SEAT))
-               .where(Room.status == "over", t.failed.is_(None)))
+               .where(Room.status == "over", t.failed.is_(None), ~told))  # finished rooms told already: skipped
     for room_id, game_no, version, target_id in (await session.execute(results)).all():
         rows.append({"target_id": target_id, "room_id": room_id, "seat": None, "game_no": game_no, "version": version,
                      "key": f"result:{game_no}", "kind": "result", "due_at": now})

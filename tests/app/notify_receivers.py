@@ -31,6 +31,7 @@ def b64d(text: str) -> bytes:
 
 
 def b64e(data: bytes) -> str:
+    """base64url without padding."""
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
 
@@ -76,6 +77,7 @@ class _Server:
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
 
     def close(self) -> None:
+        """Stop serving."""
         self.httpd.shutdown()
         self.httpd.server_close()
 
@@ -125,6 +127,7 @@ class PushService(_Server):
         self.browsers: dict[str, Browser] = {}
 
     def subscribe(self, name: str) -> dict:
+        """A new `Browser` named `name` → its subscription to `/push/{name}` here."""
         browser = self.browsers[name] = Browser()
         return browser.subscription(f"{self.origin}/push/{name}")
 
@@ -159,6 +162,7 @@ class HookReceiver(_Server):
         return f"json://127.0.0.1:{self.port}/{path.lstrip('/')}"
 
     def to(self, path: str) -> list[dict]:
+        """The messages POSTed to `path`."""
         with self.lock:
             return [m for m in self.received if m["path"].split("?")[0] == "/" + path.lstrip("/")]
 
@@ -184,9 +188,11 @@ class MailReceiver:
         self.controller.start()
 
     def close(self) -> None:
+        """Stop the SMTP server."""
         self.controller.stop()
 
     def wait(self, count: int, timeout: float = 30) -> list[dict]:
+        """The messages once there are at least `count` (AssertionError after `timeout` s)."""
         end = time.monotonic() + timeout
         while time.monotonic() < end and len(self.received) < count:
             time.sleep(0.05)

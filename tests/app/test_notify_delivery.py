@@ -16,10 +16,26 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from tests.app.helpers import Client, auth, create_room, join_room, pick_action, play, start
 from tests.app.notify_receivers import HookReceiver, MailReceiver, PushService
 from tests.app.rematch_helpers import bots_finish
+from tests.conftest import Server
 
 FAST = {"NOTIFY_ALLOW_PRIVATE": "true", "NOTIFY_POLL_S": "0.3", "NOTIFY_BACKOFF_S": "0.3",
         "NOTIFY_SEAT_LIMIT": "off", "NOTIFY_ROOM_LIMIT": "off", "NOTIFY_CHANGE_LIMIT": "off"}
 PAYLOAD_KEYS = {"title", "body", "url", "off_url", "off_title", "room", "lang"}
+
+
+@pytest.fixture
+def own_servers(private_migrated_url, tmp_path):
+    """Servers on a database of this test's own: the session's holds other tests' rooms, whose
+    targets (receivers long closed) a sender would work through too."""
+    started: list[Server] = []
+
+    def make(**env: str) -> Server:
+        srv = Server(private_migrated_url, tmp_path / f"server{len(started)}.log", **env)
+        started.append(srv)
+        return srv.start()
+    yield make
+    for srv in started:
+        srv.stop()
 
 
 @pytest.fixture
@@ -79,11 +95,11 @@ async def _hidden_clients(srv, code: str, tokens: list[str]) -> list[Client]:
     return clients
 
 
-def test_each_turn_once_by_push_apprise_and_webhook_with_public_words_only(server_factory, receivers):
+def test_each_turn_once_by_push_apprise_and_webhook_with_public_words_only(own_servers, receivers):
     """Both pages hidden; each player acts only once told (as a person woken by it would): every
     decision that starts a seat's run is told once to that seat and once to the webhook."""
     hook, make_push = receivers
-    srv = server_factory(**FAST)
+    srv = own_servers(**FAST)
     push = make_push(srv.base_url)
     code, tokens = _two_seats(srv.base_url)
     _put(srv.base_url, code, tokens[1], webpush=push.subscribe("ben"), lang="de")
@@ -121,32 +137,31 @@ def test_each_turn_once_by_push_apprise_and_webhook_with_public_words_only(serve
     assert sorted(r[1] for r in rows if r[4] == "webpush") == sorted(f"turn:1:{v}" for v, _ in bens)
 
 
-def test_not_sent_while_the_page_is_visible_sent_when_hidden_stale_dropped(server_factory, receivers):
+def test_not_sent_while_the_page_is_visible_sent_when_hidden_stale_dropped(own_servers, receivers):
     hook, make_push = receivers
-    srv = server_factory(**FAST)
+    srv = own_servers(**FAST)
     push = make_push(srv.base_url)
     code, tokens = _two_seats(srv.base_url)
-    _put(srv.base_url, code, tokens[0], webpush=push.subscribe("ann"))
     start(srv.base_url, code, tokens[0])
 
     async def go():
-        ann = await Client.open(srv.ws_url, code, tokens[0], seat=0)
-        ben = await Client.open(srv.ws_url, code, tokens[1], seat=1)
-        st = await ann.state()
-        assert st["view"]["to_act"] == 0, "the host's decision first (token draft)"
+        clients = [await Client.open(srv.ws_url, code, t, seat=i) for i, t in enumerate(tokens)]
+        first = (await clients[0].state())["view"]["to_act"]
+        ann, ben = clients[first], clients[1 - first]  # "Ann": the seat deciding first, watching
+        _put(srv.base_url, code, tokens[first], webpush=push.subscribe("ann"))
         await asyncio.sleep(1.5)  # polls go by: Ann's page is visible, nothing is sent
         assert push.received == []
         rng = random.Random(5)
-        await play([ann, ben], 1, rng)  # Ann decides while watching: that turn's row is stale
+        await play(clients, 1, rng)  # Ann decides while watching: that turn's row is stale
         v = 1
-        while (await ann.state(v))["view"]["to_act"] != 0:
-            await play([ann, ben], 1, rng)
+        while (await ann.state(v))["view"]["to_act"] != first:
+            await play(clients, 1, rng)
             v += 1
         await asyncio.sleep(1.0)
         assert push.received == [], "still visible"
         await ann.send({"type": "visible", "visible": False})
         push.wait(1)
-        for c in (ann, ben):
+        for c in clients:
             await c.close()
         return v
     v = asyncio.run(go())
@@ -165,9 +180,9 @@ def _first_seat(srv, code: str, token: str) -> int:
     return asyncio.run(go())
 
 
-def test_reminder_at_80_percent(server_factory, receivers):
+def test_reminder_at_80_percent(own_servers, receivers):
     hook, _ = receivers
-    srv = server_factory(**FAST, TURN_LIMIT_TEST_S="5")
+    srv = own_servers(**FAST, TURN_LIMIT_TEST_S="5")
     host = httpx.post(srv.base_url + "/api/rooms", json={"name": "Ann", "public": False, "turn_limit_s": 5}).json()
     code = host["code"]
     tokens = [host["token"], join_room(srv.base_url, code, "Ben")["token"]]
@@ -184,9 +199,9 @@ def test_reminder_at_80_percent(server_factory, receivers):
     assert [r[:3] for r in rows if r[0] == "reminder" and r[2] == "sent"] == [("reminder", "reminder:1:0", "sent")]
 
 
-def test_quiet_hours_defer(server_factory, receivers):
+def test_quiet_hours_defer(own_servers, receivers):
     hook, _ = receivers
-    srv = server_factory(**FAST)
+    srv = own_servers(**FAST)
     code, tokens = _two_seats(srv.base_url)
     now = time.gmtime()
     end_hour = (now.tm_hour + 2) % 24
@@ -207,10 +222,10 @@ def test_quiet_hours_defer(server_factory, receivers):
     assert hook.received == []
 
 
-def test_retries_with_backoff_then_dead_letter_shown(server_factory, receivers):
+def test_retries_with_backoff_then_dead_letter_shown(own_servers, receivers):
     hook, _ = receivers
     hook.status = 500
-    srv = server_factory(**FAST, NOTIFY_MAX_FAILURES="3")
+    srv = own_servers(**FAST, NOTIFY_MAX_FAILURES="3")
     code, tokens = _two_seats(srv.base_url)
     for seat, token in enumerate(tokens):
         _put(srv.base_url, code, token, apprise=hook.url(f"s{seat}"))
@@ -235,9 +250,9 @@ def test_retries_with_backoff_then_dead_letter_shown(server_factory, receivers):
     assert httpx.get(f"{srv.base_url}/api/rooms/{code}/notify", headers=auth(tokens[seat])).json()["failed"] is None
 
 
-def test_turn_off_through_the_token_of_the_notification(server_factory, receivers):
+def test_turn_off_through_the_token_of_the_notification(own_servers, receivers):
     hook, make_push = receivers
-    srv = server_factory(**FAST)
+    srv = own_servers(**FAST)
     push = make_push(srv.base_url)
     code, tokens = _two_seats(srv.base_url)
     for seat, token in enumerate(tokens):
@@ -255,11 +270,11 @@ def test_turn_off_through_the_token_of_the_notification(server_factory, receiver
     assert httpx.get(mine, headers=auth(tokens[1 - seat])).json()["webpush"] is True, "only that one"
 
 
-def test_webhook_gets_the_result_and_mail_goes_through_smtp(server_factory, receivers):
+def test_webhook_gets_the_result_and_mail_goes_through_smtp(own_servers, receivers):
     hook, _ = receivers
     mail = MailReceiver()
     try:
-        srv = server_factory(**FAST, SMTP_HOST="127.0.0.1", SMTP_PORT=str(mail.port), SMTP_STARTTLS="false",
+        srv = own_servers(**FAST, SMTP_HOST="127.0.0.1", SMTP_PORT=str(mail.port), SMTP_STARTTLS="false",
                              SMTP_FROM="osaka@example.org")
         code, tokens = _two_seats(srv.base_url)
         assert _put(srv.base_url, code, tokens[1], apprise="ben@example.org")["apprise"] == "b…@example.org"
@@ -282,23 +297,26 @@ def test_webhook_gets_the_result_and_mail_goes_through_smtp(server_factory, rece
         mail.close()
 
 
-def test_mail_turn_notification(server_factory):
+def test_mail_turn_notification(own_servers):
     mail = MailReceiver()
     try:
-        srv = server_factory(**FAST, SMTP_HOST="127.0.0.1", SMTP_PORT=str(mail.port), SMTP_STARTTLS="false",
+        srv = own_servers(**FAST, SMTP_HOST="127.0.0.1", SMTP_PORT=str(mail.port), SMTP_STARTTLS="false",
                              SMTP_FROM="osaka@example.org")
         code, tokens = _two_seats(srv.base_url)
-        _put(srv.base_url, code, tokens[0], apprise="ann@example.org")
+        for seat, token in enumerate(tokens):
+            _put(srv.base_url, code, token, apprise=f"seat{seat}@example.org")
         start(srv.base_url, code, tokens[0])
+        first = _first_seat(srv, code, tokens[0])
         got = mail.wait(1)
-        assert got[0]["to"] == ["ann@example.org"] and "Your turn" in got[0]["text"] and "/n/off/" in got[0]["text"]
+        assert got[0]["to"] == [f"seat{first}@example.org"] and got[0]["from"] == "osaka@example.org"
+        assert "Your turn" in got[0]["text"] and "/n/off/" in got[0]["text"]
     finally:
         mail.close()
 
 
-def test_a_restart_between_enqueue_and_send_loses_nothing(server_factory, receivers):
+def test_a_restart_between_enqueue_and_send_loses_nothing(own_servers, receivers):
     hook, make_push = receivers
-    srv = server_factory(**{**FAST, "NOTIFY_BACKOFF_S": "2"})
+    srv = own_servers(**{**FAST, "NOTIFY_BACKOFF_S": "2"})
     push = make_push(srv.base_url)
     push.status = 500  # the first try fails: the row waits for its retry
     code, tokens = _two_seats(srv.base_url)
@@ -312,7 +330,7 @@ def test_a_restart_between_enqueue_and_send_loses_nothing(server_factory, receiv
         time.sleep(0.05)
     srv.kill()
     push.status = 201
-    again = server_factory(**FAST)
+    again = own_servers(**FAST)
     got = push.wait(2)
     time.sleep(1.0)
     assert len(push.received) == 2 and got[1]["payload"]["room"] == code
@@ -348,11 +366,11 @@ async def _play_when_told(clients: list[Client], actions: int, told: dict, seed:
 
 
 @pytest.mark.postgresql_only
-def test_two_processes_send_exactly_one_notification_per_turn(server_factory, receivers):
+def test_two_processes_send_exactly_one_notification_per_turn(own_servers, receivers):
     """Two server processes on one PostgreSQL database, each running the triggers and a
     sender: Ann's page on A, Ben's on B (both hidden); every decision told exactly once."""
     hook, make_push = receivers
-    a, b = server_factory(**FAST), server_factory(**FAST)
+    a, b = own_servers(**FAST), own_servers(**FAST)
     push = make_push(a.base_url)
     assert httpx.get(b.base_url + "/api/push/key").json()["public_key"] == push.public_key, "one key pair"
     code, tokens = _two_seats(a.base_url)
@@ -382,9 +400,9 @@ def test_two_processes_send_exactly_one_notification_per_turn(server_factory, re
 
 
 @pytest.mark.postgresql_only
-def test_a_visible_page_in_another_process_holds_the_notification(server_factory, receivers):
+def test_a_visible_page_in_another_process_holds_the_notification(own_servers, receivers):
     hook, _ = receivers
-    a, b = server_factory(**FAST), server_factory(**FAST)
+    a, b = own_servers(**FAST), own_servers(**FAST)
     code, tokens = _two_seats(a.base_url)
     for seat, token in enumerate(tokens):
         _put(a.base_url, code, token, apprise=hook.url(f"s{seat}"))
@@ -418,3 +436,45 @@ def test_a_visible_page_in_another_process_holds_the_notification(server_factory
         await c.close()
         await other.close()
     asyncio.run(go())
+
+
+def test_a_gone_push_subscription_is_given_up_at_once(own_servers, receivers):
+    """RFC 8030 §7.3: 404/410 = the subscription is gone: no retry, the target shown failed."""
+    hook, make_push = receivers
+    srv = own_servers(**FAST)
+    push = make_push(srv.base_url)
+    push.status = 410
+    code, tokens = _two_seats(srv.base_url)
+    for seat, token in enumerate(tokens):
+        _put(srv.base_url, code, token, webpush=push.subscribe(f"s{seat}"))
+    start(srv.base_url, code, tokens[0])
+    seat = int(push.wait(1)[0]["path"].rsplit("/s", 1)[-1])
+    deadline, got = time.monotonic() + 10, {}
+    while time.monotonic() < deadline and not got.get("failed"):
+        got = httpx.get(f"{srv.base_url}/api/rooms/{code}/notify", headers=auth(tokens[seat])).json()
+        time.sleep(0.1)
+    assert got["failed"]["target"] == "webpush" and "410" in got["failed"]["reason"]
+    time.sleep(1.0)
+    assert len(push.received) == 1
+    assert [r[2:4] for r in asyncio.run(_outbox(srv.database_url, code))] == [("dead", 0)]
+
+
+def test_the_room_rate_defers(own_servers, receivers):
+    """NOTIFY_ROOM_LIMIT=1/hour: of a decision's two notifications (the seat's, the webhook's)
+    one goes, the other waits for the window to end."""
+    hook, _ = receivers
+    srv = own_servers(**{**FAST, "NOTIFY_ROOM_LIMIT": "1/hour"})
+    code, tokens = _two_seats(srv.base_url)
+    for seat, token in enumerate(tokens):
+        _put(srv.base_url, code, token, apprise=hook.url(f"s{seat}"))
+    assert httpx.put(f"{srv.base_url}/api/rooms/{code}/webhook", json={"url": hook.url("room")},
+                     headers=auth(tokens[0])).status_code == 200
+    start(srv.base_url, code, tokens[0])
+    hook.wait(1)
+    time.sleep(1.5)
+    assert len(hook.received) == 1
+    rows = asyncio.run(_outbox(srv.database_url, code))
+    states = sorted(r[2] for r in rows)
+    assert states == ["pending", "sent"], rows
+    waiting = next(r for r in rows if r[2] == "pending")
+    assert (datetime.fromisoformat(str(waiting[6])) - datetime.utcnow()).total_seconds() > 3500

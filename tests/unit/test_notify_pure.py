@@ -129,3 +129,20 @@ def test_apprise_follows_no_redirect_to_anywhere():
     finally:
         hook.close()
         inside.close()
+
+
+def test_ntfy_and_gotify_shapes_reach_a_local_receiver():
+    """Apprise's ntfy:// (private mode: a self-hosted server) and gotify:// against a real
+    local HTTP receiver: the title and the text arrive in each service's JSON shape."""
+    from app.notify import apprise_send
+    from tests.app.notify_receivers import HookReceiver
+    hook = HookReceiver()
+    try:
+        settings = Settings(notify_timeout_s=2)
+        assert apprise_send.send(f"ntfy://127.0.0.1:{hook.port}/osaka", False, "T", "B", settings) == (True, "")
+        assert hook.received[-1]["payload"] == {"topic": "osaka", "title": "T", "message": "B"}
+        assert apprise_send.send(f"gotify://127.0.0.1:{hook.port}/AbCdEfGhIjKlMnO", False, "T", "B", settings)[0]
+        got = hook.received[-1]
+        assert got["path"].startswith("/message") and got["payload"]["title"] == "T" and got["payload"]["message"] == "B"
+    finally:
+        hook.close()
