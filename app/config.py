@@ -90,8 +90,34 @@ class Settings(BaseSettings):
     rooms_per_address: int = Field(20, ge=0)      # waiting rooms one address may hold (0 = no cap)
     lobby_rooms_per_address: int = Field(5, ge=0)  # rooms of one address listed in the lobby (0 = no cap)
 
+    # notifications (app/notify/; docs/deploy.md "Notifications"): how often every process looks
+    # for decisions to tell and notifications due; user-given URLs that resolve to loopback,
+    # private, link-local or metadata addresses are refused unless allowed (a LAN's own ntfy);
+    # notifications one seat / one room may be sent (`limits` notation; more wait); changes of
+    # one address's notification settings; tries before a target is dead; seconds to connect
+    # and to read per request; the links' base (scheme://host/prefix) when set, else the one
+    # the request that saved the target came under
+    notify_poll_s: float = Field(2, gt=0)
+    notify_allow_private: bool = False
+    notify_seat_limit: str = "10/minute;120/hour"
+    notify_room_limit: str = "30/minute;600/hour"
+    notify_change_limit: str = "20/minute;200/hour"
+    notify_max_failures: int = Field(6, ge=1)
+    notify_backoff_s: float = Field(2, gt=0)     # the first retry's wait; doubled after each failure
+    notify_timeout_s: float = Field(5, gt=0)
+    public_url: str = ""
+    # mail for notifications to a plain e-mail address (Apprise mailto://; unset = refused with
+    # `notify_no_smtp`); STARTTLS on SMTP_PORT (587) or, with SMTP_STARTTLS=false, plain SMTP
+    # (a local relay) -- port 465 means TLS from the start
+    smtp_host: str = ""
+    smtp_port: int = Field(587, ge=1, le=65535)
+    smtp_user: str = ""
+    smtp_password: str = ""
+    smtp_from: str = ""
+    smtp_starttls: bool = True
+
     @field_validator("room_create_limit", "room_join_limit", "room_lookup_limit", "connect_seat_limit", "connect_address_limit",
-                     "chat_limit", "flood_limit")
+                     "chat_limit", "flood_limit", "notify_seat_limit", "notify_room_limit", "notify_change_limit")
     @classmethod
     def _rate(cls, value: str) -> str:
         """A typo in a limit stops the server at start, not silently at the first request."""

@@ -16,12 +16,13 @@ from .errors import install_error_handlers
 from .live.sockets.handshake import AdmissionGate
 from .live.sockets.connection import dumps
 from .live.service import Live
+from .notify.service import Notify
 from .logs import AccessLog
 from .migrate import script_heads
 from .prefix import Forwarded
 from .ratelimit import Limiter
 from .refusals import Refusal
-from .routes import health, pages, records, rooms, static, ws
+from .routes import health, notify, pages, records, rooms, static, ws
 
 ROOT = Path(__file__).resolve().parent.parent
 log = logging.getLogger("osaka")
@@ -82,6 +83,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     db_engine = make_engine(settings.database_url)
     live = Live(settings, make_sessionmaker(db_engine))
+    notifications = Notify(settings, live.sessions, live)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -92,12 +94,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             log.exception("could not resume games; is the database migrated?")
         await live.start()
         cleanup = asyncio.create_task(live.cleanup_loop(), name="cleanup")
+        notifications.start()
         try:
             yield
         finally:
             cleanup.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await cleanup
+            await notifications.close()
             await live.close()
             await db_engine.dispose()
 
@@ -105,8 +109,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   description="Rooms and live games of Traders of Osaka. Protocol: docs/protocol.md.")
     app.state.settings = settings
     app.state.limiter = Limiter({"create": settings.room_create_limit, "join": settings.room_join_limit,
-                                  "lookup": settings.room_lookup_limit})
+                                  "lookup": settings.room_lookup_limit, "notify": settings.notify_change_limit})
     app.state.live = live
+    app.state.notify = notifications
     app.state.db_engine = db_engine
     app.state.migration_heads = script_heads()
     install_error_handlers(app)
@@ -119,6 +124,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(health.router)
     app.include_router(rooms.router)
     app.include_router(records.router)
+    app.include_router(notify.router)
     app.include_router(ws.router)
     app.include_router(pages.router)
     app.state.assets = Assets(ROOT / "static")

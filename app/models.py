@@ -1,4 +1,5 @@
-"""Database tables: rooms, seats, actions, finished games (`games`), chat messages. The database
+"""Database tables: rooms, seats, actions, finished games (`games`), chat messages, notification
+targets, their outbox and the VAPID keys. The database
 is the truth; memory only caches it.
 
 A started game is stored as a snapshot of its full state JSON on the room row (`rooms.state`,
@@ -131,6 +132,9 @@ class Seat(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     # The seat's player said they are in for the room's next game ("play again").
     ready: Mapped[bool] = mapped_column(Boolean, server_default=false())
+    # Last time a process held a visible page of this seat (migration 0011; app/notify/watch.py):
+    # stamped every few seconds, so every process's notification sender knows it is watched.
+    watched_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
 
     room: Mapped[Room] = relationship(back_populates="seats")
 
@@ -225,3 +229,80 @@ class ServerClock(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     alive_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+
+
+#: `NotifyTarget.seat` of a room's webhook (the host's channel; no seat of its own).
+WEBHOOK_SEAT = -1
+
+
+class NotifyTarget(Base):
+    """Where one seat's notifications go (app/notify/; migration 0011): `kind` = "webpush"
+    (`url` = the push service endpoint, `keys` = {"p256dh", "auth"}, RFC 8291), "apprise"
+    (`url` = an Apprise URL or an e-mail address) or "webhook" (the room's, `seat` =
+    WEBHOOK_SEAT, `url` an Apprise URL). `holder` = the seat's token hash when it was saved
+    (a seat that changed hands is not notified); `lang` "en"/"de"; `quiet` = {"from", "to",
+    "tz"} or None; `base_url` = scheme://host/prefix the links point to; `off_hash` = sha256
+    hex of the "turn off" token, which is HMAC(VAPID private key, `off_salt`) (app/notify/keys.py);
+    `failed` = {"reason", "at"} once its notifications went dead."""
+
+    __tablename__ = "notify_targets"
+    __table_args__ = (UniqueConstraint("room_id", "seat", "kind", name="uq_notify_targets_room_seat_kind"),
+                      UniqueConstraint("off_hash", name="uq_notify_targets_off_hash"))
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))
+    url: Mapped[str] = mapped_column(String(2048))
+    keys: Mapped[dict | None] = mapped_column(JSON(none_as_null=True), nullable=True)
+    holder: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    lang: Mapped[str] = mapped_column(String(8), default="en")
+    quiet: Mapped[dict | None] = mapped_column(JSON(none_as_null=True), nullable=True)
+    base_url: Mapped[str] = mapped_column(String(512))
+    off_hash: Mapped[str] = mapped_column(String(64))
+    off_salt: Mapped[str] = mapped_column(String(32))
+    failed: Mapped[dict | None] = mapped_column(JSON(none_as_null=True), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class OutboxRow(Base):
+    """One notification to send (app/notify/outbox.py): unique per (`target_id`, `key`), e.g.
+    "turn:{game_no}:{version}", so however many processes enqueue it, it exists once. `kind`
+    = "turn" / "reminder" / "result"; `seat` = whose decision (None for a result); `game_no`
+    and `version` = the decision it is about (stale once the room moved on); `due_at`;
+    `lease_until` = a sender claimed it until then; `attempts` = failed tries; `state` =
+    "pending" → "sent" / "dropped" / "dead"."""
+
+    __tablename__ = "notify_outbox"
+    __table_args__ = (UniqueConstraint("target_id", "key", name="uq_notify_outbox_target_key"),
+                      Index("ix_notify_outbox_due", "state", "due_at"))
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    target_id: Mapped[int] = mapped_column(ForeignKey("notify_targets.id", ondelete="CASCADE"), index=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
+    key: Mapped[str] = mapped_column(String(64))
+    kind: Mapped[str] = mapped_column(String(16))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    game_no: Mapped[int] = mapped_column(Integer)
+    version: Mapped[int] = mapped_column(Integer)
+    due_at: Mapped[datetime] = mapped_column(DateTime)
+    lease_until: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    state: Mapped[str] = mapped_column(String(16), default="pending")
+    error: Mapped[str | None] = mapped_column(String(300), nullable=True)
+    sent_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class VapidKey(Base):
+    """One row (id 1): the server's VAPID key pair (RFC 8292; app/notify/webpush.py), made at
+    the first start by whichever process comes first. `private_pem` = PKCS#8 PEM of the P-256
+    key; `public_key` = base64url of its uncompressed point (the applicationServerKey)."""
+
+    __tablename__ = "vapid_keys"
+    __table_args__ = (CheckConstraint("id = 1", name="ck_vapid_keys_one_row"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    private_pem: Mapped[str] = mapped_column(String(512))
+    public_key: Mapped[str] = mapped_column(String(128))
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)

@@ -79,6 +79,10 @@ _HTTP = [
     Code("bad_level", 422, "There is no such level."),
     Code("bad_turn_limit", 422, "Choose no timer or one of the offered times."),
     Code("bad_request", 422, "The request is not valid."),
+    Code("notify_bad_url", 422, "That is no address notifications can be sent to."),
+    Code("notify_private_url", 422, "That address is on a private or local network; this server sends "
+         "notifications there only when its host allows it (NOTIFY_ALLOW_PRIVATE)."),
+    Code("notify_no_smtp", 422, "This server sends no e-mail; give a notification URL instead."),
     Code("rate_limited", 429, "Too many requests from your address; try again in {retry_after_s} s.",
          ("retry_after_s",), ws=True),
     Code("too_many_rooms", 429, "Your address already holds {held} waiting rooms; start or leave one first.",

@@ -203,6 +203,16 @@ class Live:
         """Seats of a room with a live connection here or in another process."""
         return self.publisher.connected_seats(code)
 
+    def watched_seats(self) -> set[tuple[str, int]]:
+        """(code, seat) of every seat with a connection here whose page is visible (it did not
+        send `{"type": "visible", "visible": false}` last): notifications skip them (app/notify/)."""
+        return {(code, c.seat) for code, conns in self.hub.rooms.items() for c in conns
+                if c.seat is not None and c.visible and not c.closed}
+
+    def on_action_applied(self, handler) -> None:
+        """Call `handler(code)` after every action this process committed (app/notify/: a nudge)."""
+        self.events.subscribe(ActionApplied, lambda e: handler(e.code))
+
     def summary(self, room: Room, you: int | None) -> dict:
         """Room summary with presence from every process's connections."""
         return self.publisher.summary(room, you)

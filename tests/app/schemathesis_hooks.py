@@ -1,6 +1,7 @@
 """Schemathesis hooks of tests/app/test_openapi_conformance.py (loaded by SCHEMATHESIS_HOOKS):
-how to build a value of the OpenAPI document's own string format `player-name` (app/schemas.py
-NAME_SCHEMA), whose rules (docs/protocol.md §Names) no JSON-schema pattern can say."""
+how to build a value of the OpenAPI document's own string formats `player-name` (app/schemas.py
+NAME_SCHEMA), whose rules (docs/protocol.md §Names) no JSON-schema pattern can say, and
+`time-zone` (an IANA zone name: app/notify/schemas.py)."""
 from __future__ import annotations
 
 import schemathesis
@@ -22,3 +23,12 @@ def _is_name(text: str) -> bool:
 schemathesis.openapi.format(
     "player-name",
     st.text(st.characters(categories=("L", "M", "N", "P", "S", "Zs")), min_size=1, max_size=24).filter(_is_name))
+
+
+# The IANA time zone of quiet hours (app/notify/schemas.py `Quiet.tz`, format `time-zone`).
+def _zones() -> list[str]:
+    from zoneinfo import available_timezones
+    return sorted(available_timezones())
+
+
+schemathesis.openapi.format("time-zone", st.sampled_from(_zones()))

@@ -94,7 +94,10 @@ CHANGED = {"LOG_LEVEL": "debug", "FORWARDED_ALLOW_IPS": "10.1.2.0/24", "ROOT_PAT
            "ROOM_JOIN_LIMIT": "120/minute;1200/hour", "ROOM_LOOKUP_LIMIT": "40/minute;400/hour",
            "CONNECT_SEAT_LIMIT": "20/10seconds;60/minute",
            "CONNECT_ADDRESS_LIMIT": "120/10seconds;1200/minute", "TURN_LIMIT_TEST_S": "2",
-           "CHAT_LIMIT": "10/10seconds;60/minute", "FLOOD_LIMIT": "120/3seconds"}
+           "CHAT_LIMIT": "10/10seconds;60/minute", "FLOOD_LIMIT": "120/3seconds",
+           "NOTIFY_ALLOW_PRIVATE": "true", "NOTIFY_SEAT_LIMIT": "20/minute", "NOTIFY_ROOM_LIMIT": "60/minute",
+           "NOTIFY_CHANGE_LIMIT": "40/minute", "PUBLIC_URL": "https://example.org/osaka", "SMTP_HOST": "mail.example.org",
+           "SMTP_USER": "osaka", "SMTP_PASSWORD": "secret", "SMTP_FROM": "osaka@example.org", "SMTP_STARTTLS": "false"}
 
 
 def _changed(name: str) -> str:

@@ -67,6 +67,7 @@ class Connection:
         self.bad_messages = 0
         self.lobby_relevant = False  # a public waiting room's connection (its comings and goings change the lobby)
         self.departed = False        # its disconnect was handled (Presence.departed)
+        self.visible = True          # its page is shown (a `visible` frame says otherwise; app/notify/)
         self._queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=queue_size)
         self._writer = asyncio.create_task(self._write(), name=f"ws-writer-{room}")
         self._writing = False  # the writer holds a frame it has not finished sending

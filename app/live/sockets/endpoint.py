@@ -80,10 +80,13 @@ class RoomSockets:
             await self.presence.departed(conn)
 
     async def _on_message(self, conn: Connection, msg: dict) -> None:
-        """One checked message of a room connection: `ping` → `pong`; `chat` → `Chat.on_frame`;
+        """One checked message of a room connection: `ping` → `pong`; `visible` → its flag;
+        `chat` → `Chat.on_frame`;
         `act` → `Actions.act`, the action path (a spectator's is refused: `not_seated`)."""
         if msg["type"] == "ping":
             conn.send({"type": "pong"})
+        elif msg["type"] == "visible":  # no answer: only notifications care (app/notify/watch.py)
+            conn.visible = msg["visible"]
         elif msg["type"] == "chat" and self.chat is not None:
             await self.chat.on_frame(conn, msg)
         elif msg["type"] == "chat":

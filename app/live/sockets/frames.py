@@ -28,8 +28,9 @@ BOT_ID_PREFIX = "bot:"  # action ids reserved for the server's computer players 
 
 
 def parse_client_message(text: str) -> dict:
-    """Check one client frame: `{"type": "ping"}`, `{"type": "act", "id", "version", "action"}`
-    or `{"type": "chat", "text"}` (a spectator's with `"name"`; its text is checked by chat.py).
+    """Check one client frame: `{"type": "ping"}`, `{"type": "act", "id", "version", "action"}`,
+    `{"type": "chat", "text"}` (a spectator's with `"name"`; its text is checked by chat.py) or
+    `{"type": "visible", "visible": bool}` (the page shown or hidden).
 
     Raises the Refusal `bad_message` with the reason (and the frame's `id` when it had one,
     echoed in the error frame) for anything else."""
@@ -41,6 +42,10 @@ def parse_client_message(text: str) -> dict:
         raise _bad("A message is a JSON object.")
     kind, msg_id = msg.get("type"), msg.get("id")
     if kind == "ping":
+        return msg
+    if kind == "visible":  # the page is shown or hidden (notifications: app/notify/watch.py)
+        if not isinstance(msg.get("visible"), bool):
+            raise _bad("`visible` is true or false.", msg_id)
         return msg
     if kind == "chat":
         if not isinstance(msg.get("text"), str) or not isinstance(msg.get("name", ""), str):

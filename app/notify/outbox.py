@@ -1,0 +1,102 @@
+"""The outbox: notifications to send, in the database, each once.
+
+- `enqueue`: one row per (target, key) -- key e.g. "turn:{game_no}:{version}" -- inserted with
+  `INSERT … ON CONFLICT DO NOTHING` (both databases), so however many processes see the same
+  decision, and however often, the notification exists once.
+- `claim`: the rows due, leased to this process for `LEASE_S` seconds in one statement:
+  `UPDATE … SET lease_until WHERE id IN (SELECT … FOR UPDATE SKIP LOCKED) RETURNING …` on
+  PostgreSQL (two senders never claim the same row and never wait for each other); SQLite has
+  one writer at a time, so there the same statement without row locks is as good. A row whose
+  lease ran out (its sender died mid-way) is due again: a restart loses nothing.
+- `finish`, `retry`, `defer`: what became of a claimed row (sent / dropped / dead; tried again
+  after a backoff; moved on without counting a failure). Each only acts while the lease is
+  this claim's (`lease_until` as claimed), so a sender that took longer than its lease cannot
+  overwrite what another sender did.
+"""
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import and_, or_, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from ..models import OutboxRow, utcnow
+
+#: Seconds a claimed row stays with its sender: longer than a delivery's timeouts (5 s connect,
+#: 5 s read, the rechecks), so it expires only when the sender died.
+LEASE_S = 60
+#: Rows one claim takes.
+BATCH = 20
+
+
+def insert_ignore(model: Any, values: dict | list[dict], keys: list[str], session: AsyncSession):
+    """`INSERT … ON CONFLICT (keys) DO NOTHING` of `values` into `model`'s table, for the
+    session's database (PostgreSQL or SQLite)."""
+    dialect = postgresql if session.bind.dialect.name == "postgresql" else sqlite
+    return dialect.insert(model.__table__).values(values).on_conflict_do_nothing(index_elements=keys)
+
+
+async def enqueue(session: AsyncSession, rows: list[dict]) -> None:
+    """Insert the outbox `rows` ({target_id, room_id, key, kind, seat, game_no, version,
+    due_at}) that are not there yet (unique per target and key). Does not commit."""
+    if not rows:
+        return
+    now = utcnow()
+    full = [{"attempts": 0, "state": "pending", "created_at": now, "lease_until": None, **r} for r in rows]
+    await session.execute(insert_ignore(OutboxRow, full, ["target_id", "key"], session))
+
+
+async def claim(session: AsyncSession, now: datetime | None = None,
+                batch: int = BATCH) -> list[tuple[int, datetime, int]]:
+    """Lease up to `batch` due rows to this sender (module docstring) and commit → their
+    (id, lease_until, room_id)."""
+    now = now or utcnow()
+    until = now + timedelta(seconds=LEASE_S)
+    o = OutboxRow.__table__
+    due = (select(o.c.id).where(o.c.state == "pending", o.c.due_at <= now,
+                                or_(o.c.lease_until.is_(None), o.c.lease_until < now))
+           .order_by(o.c.due_at, o.c.id).limit(batch).with_for_update(skip_locked=True))
+    rows = (await session.execute(update(o).where(o.c.id.in_(due.scalar_subquery()))
+                                  .values(lease_until=until).returning(o.c.id, o.c.room_id))).all()
+    await session.commit()
+    return [(r[0], until, r[1]) for r in rows]
+
+
+def _mine(row_id: int, lease: datetime):
+    o = OutboxRow.__table__
+    return and_(o.c.id == row_id, o.c.lease_until == lease, o.c.state == "pending")
+
+
+async def finish(session: AsyncSession, row_id: int, lease: datetime, state: str, error: str | None = None) -> bool:
+    """Mark a claimed row `state` ("sent", "dropped", "dead"); → False when the lease was no
+    longer this claim's. Does not commit."""
+    o = OutboxRow.__table__
+    values: dict[str, Any] = {"state": state, "lease_until": None}
+    if state == "sent":
+        values["sent_at"] = utcnow()
+    if error is not None:
+        values["error"] = error[:300]
+    result = await session.execute(update(o).where(_mine(row_id, lease)).values(**values))
+    return result.rowcount == 1
+
+
+async def defer(session: AsyncSession, row_id: int, lease: datetime, due_at: datetime,
+                failed: bool = False, error: str | None = None) -> bool:
+    """Give a claimed row back, due again at `due_at`; `failed` counts one more failed try.
+    Does not commit."""
+    o = OutboxRow.__table__
+    values: dict[str, Any] = {"due_at": due_at, "lease_until": None}
+    if failed:
+        values["attempts"] = o.c.attempts + 1
+    if error is not None:
+        values["error"] = error[:300]
+    result = await session.execute(update(o).where(_mine(row_id, lease)).values(**values))
+    return result.rowcount == 1
+
+
+def backoff_s(attempts: int, base_s: float = 2.0) -> float:
+    """Seconds before the next try after `attempts` (>= 1) failed ones: `base_s` (NOTIFY_BACKOFF_S)
+    times 1, 2, 4, 8, … (at most one hour)."""
+    return min(3600.0, base_s * 2.0 ** (max(1, attempts) - 1))

@@ -1,0 +1,93 @@
+"""`Notify`: the notification part of one server process, started by the app's lifespan.
+
+One loop (`run`) every NOTIFY_POLL_S seconds, and at once when nudged (an action committed
+here, a target saved): stamp the seats with a visible page here (watch.py, every STAMP_S),
+enqueue what the rooms' state says is due (triggers.py), deliver what is due (sender.py). Every
+process runs it; the outbox's unique keys and leases make each notification go out once. A
+database outage is one warning line (app/live/outages.py), and the loop goes on.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from ..config import Settings
+from ..live.outages import OutageLog
+from ..live.service import Live
+from ..models import utcnow
+from . import triggers, watch
+from .keys import VapidKeys
+from .sender import Sender
+
+log = logging.getLogger("osaka.notify")
+
+
+class Notify:
+    """This process's notifications: `keys` (the VAPID pair), `sender`, the loop."""
+
+    def __init__(self, settings: Settings, sessions: async_sessionmaker[AsyncSession], live: Live):
+        self.settings = settings
+        self.sessions = sessions
+        self.live = live
+        self.keys = VapidKeys(sessions)
+        self.sender = Sender(settings, sessions, self.keys, live.watched_seats)
+        self.outage = OutageLog(log, "the notification sender")
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task | None = None
+        self._stamped = 0.0
+        self._visible: set[tuple[str, int]] = set()  # the seats with a visible page here at the last round
+        live.on_action_applied(lambda code: self.nudge())
+
+    def nudge(self) -> None:
+        """Look now rather than at the next poll (an action committed, a target saved)."""
+        self._wake.set()
+
+    async def once(self) -> None:
+        """One round: stamps, triggers, deliveries. Raises what the database raises."""
+        now = utcnow()
+        visible = self.live.watched_seats()
+        new, gone = visible - self._visible, self._visible - visible
+        if new or gone or time.monotonic() - self._stamped >= watch.STAMP_S:
+            async with self.sessions() as session:
+                await watch.stamp(session, gone, None)
+                await watch.stamp(session, visible, now)
+                await session.commit()
+            self._stamped = time.monotonic()
+        self._visible = visible
+        async with self.sessions() as session:
+            await triggers.scan(session, now)
+        while await self.sender.run_once() >= 1:
+            pass
+
+    async def run(self) -> None:
+        """`once` every NOTIFY_POLL_S seconds or when nudged, until cancelled."""
+        with contextlib.suppress(Exception):
+            await self.keys.get()  # made at the first start, before anyone asks
+        while True:
+            try:
+                await self.once()
+                self.outage.succeeded()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                self.outage.failed(exc, "sending notifications")
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self.settings.notify_poll_s)
+            self._wake.clear()
+
+    def start(self) -> None:
+        """Start the loop (the app's lifespan)."""
+        self._task = asyncio.get_running_loop().create_task(self.run(), name="notify")
+
+    async def close(self) -> None:
+        """Stop the loop; a delivery under way is cut off (its row's lease runs out, so it is
+        tried again by whichever process comes next)."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+            self._task = None
