@@ -87,7 +87,7 @@ def _visible_frames(page) -> list:
     return out
 
 
-def _wait(cond, what: str, timeout: float = 10, page=None) -> None:
+def _wait(cond, what: str, timeout: float = 20, page=None) -> None:
     """Until cond() (AssertionError `what` after `timeout` s); with `page`, Playwright's events
     (a CDP session's) are handled meanwhile."""
     end = time.monotonic() + timeout
@@ -288,6 +288,7 @@ def test_web_push_and_apprise_the_whole_way(notify_server, new_page, shots):
 
 def _deliver_to_service_worker(page, base: str, payload: dict) -> None:
     """Hand `payload` to the page's service worker as a push (DevTools ServiceWorker domain)."""
+    page.evaluate("navigator.serviceWorker.ready.then(() => 1)")  # its worker active
     cdp = page.context.new_cdp_session(page)
     regs: list = []
     cdp.on("ServiceWorker.workerRegistrationUpdated", lambda e: regs.extend(e["registrations"]))
