@@ -58,12 +58,17 @@ def _visible_frames(page) -> list:
     return out
 
 
-def _wait(cond, what: str, timeout: float = 10) -> None:
+def _wait(cond, what: str, timeout: float = 20, page=None) -> None:
+    """Until cond() (AssertionError `what` after `timeout` s); with `page`, Playwright's events
+    (a CDP session's) are handled meanwhile."""
     end = time.monotonic() + timeout
     while not cond():
         if time.monotonic() > end:
             raise AssertionError(what)
-        time.sleep(0.05)
+        if page is not None:
+            page.wait_for_timeout(50)
+        else:
+            time.sleep(0.05)
 
 
 def test_the_room_socket_says_whether_the_page_is_in_view(e2e_server, new_page):
@@ -178,6 +183,7 @@ def test_web_push_and_apprise_the_whole_way(notify_server, new_page, shots):
         # Turned on: the permission is asked now (granted), the server's key subscribes.
         ctx.grant_permissions(["notifications"], origin=base)
         page.click("#notify-push")
+        page.wait_for_function("window.__keys.length === 1")  # subscribed
         expect(page.locator("#notify-push")).to_be_checked()
         key = httpx.get(base + "/api/push/key").json()["public_key"]
         assert page.evaluate("[window.__asked, window.__keys]") == [1, [key]]
@@ -253,11 +259,12 @@ def test_web_push_and_apprise_the_whole_way(notify_server, new_page, shots):
 
 def _deliver_to_service_worker(page, base: str, payload: dict) -> None:
     """Hand `payload` to the page's service worker as a push (DevTools ServiceWorker domain)."""
+    page.evaluate("navigator.serviceWorker.ready.then(() => 1)")  # its worker active
     cdp = page.context.new_cdp_session(page)
     regs: list = []
     cdp.on("ServiceWorker.workerRegistrationUpdated", lambda e: regs.extend(e["registrations"]))
     cdp.send("ServiceWorker.enable")
-    _wait(lambda: any(r["scopeURL"] == base + "/" and not r["isDeleted"] for r in regs), "no registration")
+    _wait(lambda: any(r["scopeURL"] == base + "/" and not r["isDeleted"] for r in regs), "no registration", page=page)
     rid = next(r["registrationId"] for r in regs if r["scopeURL"] == base + "/")
     cdp.send("ServiceWorker.deliverPushMessage", {"origin": base, "registrationId": rid, "data": json.dumps(payload)})
     _wait(lambda: page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.getNotifications())"
