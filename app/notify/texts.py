@@ -18,7 +18,7 @@ TEXT = {
         "title_turn": "Your turn in room {room}", "title_reminder": "Your time is running out in room {room}",
         "title_result": "Game over in room {room}", "title_hook": "{name}'s turn in room {room}",
         "body_turn": "Your turn in room {room}", "body_reminder": "80 % of your time has passed in room {room}",
-        "body_hook": "{name}'s turn in room {room}", "won": "{names} won.", "vp": "{name}: {vp} VP",
+        "body_hook": "{name}'s turn in room {room}", "won": "{names} won.", "won_many": "{names} won.", "vp": "{name}: {vp} VP",
         "off_title": "Turn off", "off_line": "Turn these notifications off: {url}",
         "take": "{name} took a card from the Market.", "reserve": "{name} reserved a card.",
         "buy": "{name} bought {n} goods.", "buy_one": "{name} bought 1 good.", "pass": "{name} passed.",
@@ -32,12 +32,12 @@ TEXT = {
         "title_turn": "Du bist dran in Raum {room}", "title_reminder": "Deine Zeit läuft ab in Raum {room}",
         "title_result": "Spielende in Raum {room}", "title_hook": "{name} ist dran in Raum {room}",
         "body_turn": "Du bist dran in Raum {room}", "body_reminder": "80 % deiner Zeit sind um in Raum {room}",
-        "body_hook": "{name} ist dran in Raum {room}", "won": "{names} hat gewonnen.", "vp": "{name}: {vp} SP",
+        "body_hook": "{name} ist dran in Raum {room}", "won": "{names} hat gewonnen.", "won_many": "{names} haben gewonnen.", "vp": "{name}: {vp} SP",
         "off_title": "Ausschalten", "off_line": "Diese Benachrichtigungen ausschalten: {url}",
         "take": "{name} hat eine Karte vom Markt genommen.", "reserve": "{name} hat eine Karte reserviert.",
         "buy": "{name} hat {n} Waren gekauft.", "buy_one": "{name} hat 1 Ware gekauft.", "pass": "{name} hat gepasst.",
         "insure": "{name} hat {n} Waren versichert.", "sale": "{name} hat {n} Waren ({color}) verkauft.",
-        "token_chosen": "{name} hat einen Erfolgsmarker ({color}) gewählt.",
+        "token_chosen": "{name} hat ein Leistungsplättchen ({color}) gewählt.",
         "timed_out": "Die Zeit von {name} ist abgelaufen: ein Computerspieler hat für sie entschieden.",
         "page_title": "Benachrichtigungen ausschalten", "page_ask": "Diese Spiel-Benachrichtigungen beenden?",
         "page_button": "Ausschalten", "page_done": "Erledigt: diese Benachrichtigungen sind aus.",
@@ -65,10 +65,19 @@ def move_line(events: list[dict], names: list[str], lang: str) -> str:
         elif kind == "insure":
             out.append(t["insure"].format(name=name, n=len(e.get("goods") or [])))
         elif kind == "sale":
-            out.append(t["sale"].format(name=name, n=len(e.get("cards") or []), color=str(e.get("color"))))
+            out.append(t["sale"].format(name=name, n=len(e.get("cards") or []), color=_color(e.get("color"), lang)))
         elif kind == "token_chosen":
-            out.append(t["token_chosen"].format(name=name, color=str(e.get("color"))))
+            out.append(t["token_chosen"].format(name=name, color=_color(e.get("color"), lang)))
     return " ".join(out)
+
+
+#: The goods' colours as the table's catalogues word them (static/js/i18n/*.js `color.*`).
+COLORS = {"de": {"red": "rot", "blue": "blau", "yellow": "gelb", "green": "grün"}}
+
+
+def _color(color: object, lang: str) -> str:
+    """A colour of the engine's (`red` …) in `lang`'s words."""
+    return COLORS.get(lang, {}).get(str(color), str(color))
 
 
 def result_line(events: list[dict], names: list[str], lang: str) -> str:
@@ -76,7 +85,8 @@ def result_line(events: list[dict], names: list[str], lang: str) -> str:
     t = TEXT[lang]
     for e in engine.visible_events(events or [], None):
         if e.get("type") == "game_over":
-            won = t["won"].format(names=", ".join(names[w] for w in e.get("winners", []) if w < len(names)))
+            winners = [names[w] for w in e.get("winners", []) if w < len(names)]
+            won = t["won_many" if len(winners) > 1 else "won"].format(names=", ".join(winners))
             vps = "; ".join(t["vp"].format(name=names[i], vp=v) for i, v in enumerate(e.get("vp", [])) if i < len(names))
             return f"{won} {vps}"
     return ""

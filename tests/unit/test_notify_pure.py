@@ -84,12 +84,17 @@ def test_the_words_carry_only_public_information():
     line = texts.move_line(events, names, "en")
     assert line == "Ann bought 3 goods. Ann sold 2 red goods."
     assert "23" not in line and "VP" not in line and "40" not in line
-    assert texts.move_line(events, names, "de") == "Ann hat 3 Waren gekauft. Ann hat 2 Waren (red) verkauft."
+    assert texts.move_line(events, names, "de") == "Ann hat 3 Waren gekauft. Ann hat 2 Waren (rot) verkauft."
     msg = texts.message("turn", "de", "ABCDEFGHJK", "Ben", line, "", "https://x/r/ABCDEFGHJK", "https://x/off", False)
     assert msg["title"] == "Du bist dran in Raum ABCDE-FGHJK" and set(msg) == {
         "title", "body", "url", "off_url", "off_title", "room", "lang"}
     over = [{"type": "game_over", "reason": "x", "winners": [1], "vp": [20, 31], "tokens": [1, 2], "visible_to": None}]
     assert texts.result_line(over, names, "en") == "Ben won. Ann: 20 VP; Ben: 31 VP"
+    # German in the table's words: its colours, its Achievement tokens, a shared win in the plural.
+    drafted = [{"type": "token_chosen", "seat": 1, "color": "yellow", "visible_to": None}]
+    assert texts.move_line(drafted, names, "de") == "Ben hat ein Leistungsplättchen (gelb) gewählt."
+    shared = [{**over[0], "winners": [0, 1], "vp": [31, 31]}]
+    assert texts.result_line(shared, names, "de") == "Ann, Ben haben gewonnen. Ann: 31 SP; Ben: 31 SP"
 
 
 def test_quiet_hours_across_midnight_in_the_browsers_zone():
