@@ -85,7 +85,8 @@ const labels = (key) => [h("span", { class: "lbl-long" }, t(key)), h("span", { c
 /** The action bar's content for a seated player while the game goes on. */
 export function barView(ctx) {
   const v = ctx.view, seat = ctx.seat, me = v.players[seat];
-  const busy = ctx.pending ? t("table.sending") : null;
+  // While the host has paused the game no move counts: the buttons say so (its words: pace.js's part).
+  const busy = ctx.pending ? t("table.sending") : ctx.room.paused_at ? t("err.game_paused") : null;
   const decision = ctx.dialogKey && ctx.dialogKey();
   const decide = decision ? actBtn({ id: "btn-decide", key: "D", primary: true,
     label: t(v.phase === "token_draft" ? "table.decide_draft" : "table.decide_insure"),

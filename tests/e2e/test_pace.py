@@ -83,6 +83,10 @@ def test_turn_based_room_with_away_and_pause(turn_server, new_page, shots):
     expect(host.locator("#paused-banner")).to_be_visible()
     expect(host.locator("#resume-btn")).to_be_visible()
     assert bob.locator("#pause-btn").count() == 0 and bob.locator("#resume-btn").count() == 0  # host only
+    # No move counts while paused: the action bar's buttons say why, in each one's language.
+    expect(host.locator("#btn-take")).to_have_attribute("title", "The host has paused the game.")
+    expect(bob.locator("#btn-take")).to_have_attribute("title", "Das Spiel ist pausiert.")
+    expect(host.locator("#btn-take")).to_have_attribute("aria-disabled", "true")
     stood = host.locator("#clock").inner_text()
     host.wait_for_timeout(1200)  # the countdown would tick meanwhile
     assert host.locator("#clock").inner_text() == stood
