@@ -1,6 +1,6 @@
 """What the browser downloads (issue 14, "The browser's share"; app/assets.py): the table
 page's scripts and style sheet arrive minified and brotli-compressed, under versioned URLs
-cached as immutable, so the first visit transfers at most 42 KB of JS+CSS and the next one
+cached as immutable, so the first visit transfers at most 43 KB of JS+CSS and the next one
 nothing at all. The figures (printed with `-s`) are the ones in docs/performance.md:
 
     .venv/bin/pytest -s -q tests/e2e/test_page_transfer.py
@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 from .conftest import ROOT
 from .helpers import create_room, goto
 
-FIRST_LOAD_BUDGET = 42 * 1000  # encoded bytes of JS+CSS (response bodies); 40 KB until issue 30 added 0.4 KB
+FIRST_LOAD_BUDGET = 43 * 1000  # encoded bytes of JS+CSS (response bodies); 40 KB until issue 30 added 0.4 KB, 42 KB until issue 31's openers (42.3 KB then)
 
 ENTRIES = """() => performance.getEntriesByType('resource')
     .filter((e) => /\\.(js|css)$/.test(new URL(e.name).pathname))
