@@ -2,10 +2,13 @@
 "Notifications")."""
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 from typing import Literal
 from zoneinfo import ZoneInfo, available_timezones
 
+from cryptography.hazmat.primitives.asymmetric import ec
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 Lang = Literal["en", "de"]
@@ -40,6 +43,33 @@ class PushKeys(_Body):
 
     p256dh: str = Field(min_length=1, max_length=200)
     auth: str = Field(min_length=1, max_length=64)
+
+    @field_validator("p256dh")
+    @classmethod
+    def _point(cls, value: str) -> str:
+        raw = _b64url(value)
+        try:  # RFC 8291 §3.1: an uncompressed point (65 bytes) on P-256
+            if len(raw) != 65:
+                raise ValueError
+            ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), raw)
+        except ValueError:
+            raise ValueError("an uncompressed P-256 public key (65 bytes, base64url)") from None
+        return value
+
+    @field_validator("auth")
+    @classmethod
+    def _secret(cls, value: str) -> str:
+        if len(_b64url(value)) != 16:  # RFC 8291 §3.2: 16 octets
+            raise ValueError("an authentication secret of 16 bytes (base64url)")
+        return value
+
+
+def _b64url(value: str) -> bytes:
+    """base64url with or without padding (RFC 4648 §5) → bytes; ValueError when it is not."""
+    try:
+        return base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
+    except (binascii.Error, ValueError):
+        raise ValueError("base64url") from None
 
 
 class PushSubscription(_Body):

@@ -42,8 +42,11 @@ def send(subscription: dict, payload: dict, private_pem: str, subject: str, topi
     """Encrypt `payload` (JSON) for `subscription` ({"endpoint", "keys": {"p256dh", "auth"}})
     and POST it with `Topic: topic` (RFC 8030 §5.4: the push service keeps only the newest of
     one topic), `TTL`, `Urgency: high` and VAPID."""
-    pusher = WebPusher(subscription)
-    body = pusher.encode(json.dumps(payload, ensure_ascii=False).encode("utf-8"), "aes128gcm")["body"]
+    try:  # keys are checked when saved (schemas.PushKeys); one that still cannot encrypt is dead
+        pusher = WebPusher(subscription)
+        body = pusher.encode(json.dumps(payload, ensure_ascii=False).encode("utf-8"), "aes128gcm")["body"]
+    except Exception as exc:  # noqa: BLE001 - pywebpush raises what its crypto raises
+        return PushResult(0, False, True, f"the subscription's keys cannot encrypt ({type(exc).__name__})")
     headers = {"Content-Encoding": "aes128gcm", "Content-Type": "application/octet-stream", "TTL": str(TTL_S),
                "Topic": topic[:32], "Urgency": "high",
                **vapid_headers(private_pem, subscription["endpoint"], subject)}

@@ -6,11 +6,19 @@ import base64
 
 import httpx
 import pytest
+from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
 from tests.app.helpers import auth, create_room, join_room
 
-SUB = {"endpoint": "https://93.184.216.34/push/abc", "keys": {"p256dh": "BPub", "auth": "c2VjcmV0"}}
+def _b64(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+
+#: A browser's subscription: a real P-256 point (RFC 8291 §3.1) and a 16-byte auth secret.
+UA_POINT = ec.generate_private_key(ec.SECP256R1()).public_key().public_bytes(
+    serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+SUB = {"endpoint": "https://93.184.216.34/push/abc", "keys": {"p256dh": _b64(UA_POINT), "auth": _b64(b"s" * 16)}}
 
 
 def _error(r: httpx.Response) -> str:
@@ -38,6 +46,13 @@ def test_refusals_of_bad_private_and_mail_targets(server):
         assert r.status_code == 422 and _error(r) == code, (text, r.text)
     r = httpx.put(url, json={"webpush": {**SUB, "endpoint": "http://93.184.216.34/push"}}, headers=auth(host["token"]))
     assert r.status_code == 422 and _error(r) == "notify_bad_url"
+    # Keys that cannot encrypt a message are refused when saved, never found out by the sender.
+    not_on_curve = b"\x04" + b"\x01" * 64
+    for keys in ({"p256dh": "BPub", "auth": SUB["keys"]["auth"]}, {"p256dh": _b64(not_on_curve), "auth": SUB["keys"]["auth"]},
+                 {"p256dh": _b64(UA_POINT[:33]), "auth": SUB["keys"]["auth"]}, {"p256dh": "not base64!", "auth": "x"},
+                 {"p256dh": SUB["keys"]["p256dh"], "auth": _b64(b"short")}):
+        r = httpx.put(url, json={"webpush": {**SUB, "keys": keys}}, headers=auth(host["token"]))
+        assert r.status_code == 422 and _error(r) == "bad_request", (keys, r.text)
     r = httpx.put(f"{server.base_url}/api/rooms/{host['code']}/webhook", json={"url": "json://127.0.0.1/x"},
                   headers=auth(host["token"]))
     assert r.status_code == 422 and _error(r) == "notify_private_url"

@@ -151,3 +151,15 @@ def test_ntfy_and_gotify_shapes_reach_a_local_receiver():
         assert got["path"].startswith("/message") and got["payload"]["title"] == "T" and got["payload"]["message"] == "B"
     finally:
         hook.close()
+
+
+def test_a_subscription_whose_keys_cannot_encrypt_is_dead_not_an_exception():
+    """A row whose stored keys are bad (saved before keys were checked, or corrupted) ends as a
+    failed, gone subscription (the sender marks the target failed) instead of raising."""
+    from app.notify import webpush
+    from app.notify.keys import new_pair
+
+    bad = {"endpoint": "https://push.example/abc", "keys": {"p256dh": "BPub", "auth": "c2VjcmV0"}}
+    result = webpush.send(bad, {"title": "t"}, new_pair().private_pem, "mailto:a@example.com", "ROOM", 1.0)
+    assert (result.ok, result.gone, result.status) == (False, True, 0)
+    assert "cannot encrypt" in result.reason
