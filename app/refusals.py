@@ -62,6 +62,8 @@ _HTTP = [
     Code("method_not_allowed", 405, "Method not allowed."),
     Code("room_full", 409, "The room already has {max_seats} players.", ("max_seats",)),
     Code("game_started", 409, "The game has already started."),
+    Code("seat_link_other_seat", 409, "This browser already plays {name} in this room: open the link's seat instead only if you mean to.",
+         ("name",)),
     Code("not_enough_players", 409, "At least {min_players} players are needed.", ("min_players",)),
     Code("game_not_started", 409, "The game has not started yet.", ws=True),
     Code("game_over", 409, "The game is over."),

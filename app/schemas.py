@@ -280,6 +280,9 @@ class ClaimIn(_Body):
     """The token of a seat link (`POST /api/rooms/{code}/claim`)."""
 
     token: str = Field(min_length=1, max_length=128)
+    #: Take the link's seat although this browser holds another seat of the room (its cookie
+    #: is replaced: that seat is then only on the player's other devices).
+    replace: bool = False
 
 
 class SeatTokenOut(BaseModel):

@@ -52,17 +52,22 @@ async def seat_link(code: str, request: Request, session: SessionDep, token: Tok
 
 
 @router.post("/api/rooms/{code}/claim", response_model=SeatTokenOut,
-             responses=responses("room_not_found", "rate_limited", "seat_link_invalid", *BODY))
+             responses=responses("room_not_found", "rate_limited", "seat_link_invalid", "seat_link_other_seat", *BODY))
 async def claim(code: str, body: ClaimIn, request: Request, response: Response, live: LiveDep,
-                session: SessionDep):
+                session: SessionDep, held: TokenDep):
     """Open a seat link on this device: when `token` holds a seat of the room now, set the room's
     seat cookie to it (the join's attributes) → the seat. 403 `seat_link_invalid` otherwise (its
-    player signed out other devices). Counted like a join per address (ROOM_JOIN_LIMIT)."""
+    player signed out other devices); 409 `seat_link_other_seat` {name} when this request's own
+    token holds another seat of the room and `replace` is not set (a browser never loses its
+    seat without being asked). Counted like a join per address (ROOM_JOIN_LIMIT)."""
     request.app.state.limiter.hit("join", request.client.host if request.client else None)
     room = await _lookup(request, session, code)
     seat = R.seat_of(room, body.token)
     if seat is None:
         raise Refusal("seat_link_invalid")
+    mine = R.seat_of(room, held) if held else None
+    if mine is not None and mine.seat != seat.seat and not body.replace:
+        raise Refusal("seat_link_other_seat", name=mine.name)
     _set_seat_cookie(request, response, live, room.code, body.token)
     return {"code": room.code, "url": R.room_url(room.code, root_of(request)), "seat": seat.seat}
 

@@ -344,6 +344,19 @@ async function forgetSeat() {
   try { return await api("GET", `/api/rooms/${encodeURIComponent(code)}`); } catch { /* the socket says the rest */ }
 }
 
+/** Open a seat link's seat on this browser; one this browser already holds in the room is
+ * given up only when the person says so (409 seat_link_other_seat). */
+async function claim(token) {
+  const url = `/api/rooms/${encodeURIComponent(code)}/claim`;
+  try { await api("POST", url, { token }); }
+  catch (e) {
+    if (e.code !== "seat_link_other_seat") { toast(errorText(e.code, e.fields)); return; }
+    if (!window.confirm(errorText(e.code, e.fields))) return;
+    try { await api("POST", url, { token, replace: true }); }
+    catch (e2) { toast(errorText(e2.code, e2.fields)); }
+  }
+}
+
 async function main() {
   await initI18n();
   installShortcuts();
@@ -353,8 +366,7 @@ async function main() {
   const link = /^#seat=(.+)/.exec(location.hash);  // a seat link (seatlink.js): its token never stays in the URL
   if (link) {
     history.replaceState(null, "", location.pathname + location.search);
-    try { await api("POST", `/api/rooms/${encodeURIComponent(code)}/claim`, { token: link[1] }); }
-    catch (e) { toast(errorText(e.code, e.fields)); }
+    await claim(link[1]);
   }
   try {
     ctx.dispatch({ type: "loaded", room: await api("GET", `/api/rooms/${encodeURIComponent(code)}`) });

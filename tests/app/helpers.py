@@ -112,7 +112,12 @@ class Client:
                     if self.closed.is_set():
                         raise ConnectionError(f"closed; got {self.msgs[start:][-5:]}")
                     await self._cond.wait()
-        return await asyncio.wait_for(find(), timeout)
+        try:
+            return await asyncio.wait_for(find(), timeout)
+        except TimeoutError:  # say what came instead (a refusal, an older state, nothing)
+            last = [{k: m.get(k) for k in ("type", "version", "code", "message", "id") if k in m}
+                    for m in self.msgs[start:][-6:]]
+            raise TimeoutError(f"seat {self.seat}: no matching frame in {timeout} s; the last ones: {last}") from None
 
     async def state(self, min_version: int = 0, timeout: float = 20) -> dict:
         """The newest `state` message with version >= min_version (waits for one)."""

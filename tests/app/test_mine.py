@@ -206,6 +206,17 @@ def test_seat_link_and_claim(server):
     bad = httpx.post(f"{base}/api/rooms/{code}/claim", json={"token": "nope" * 10})
     assert bad.status_code == 403 and bad.json()["error"]["code"] == "seat_link_invalid" and "set-cookie" not in bad.headers
     assert httpx.post(f"{base}/api/rooms/{code}/claim", json={}).status_code == 422
+    # A browser that holds another seat of the room keeps it unless it says to replace it.
+    guest = join_room(base, code, "Guest")
+    mine = _cookies([(code, guest["token"])])
+    other = httpx.post(f"{base}/api/rooms/{code}/claim", json={"token": host["token"]}, cookies=mine)
+    assert other.status_code == 409 and other.json()["error"]["code"] == "seat_link_other_seat", other.text
+    assert other.json()["error"]["name"] == "Guest" and "set-cookie" not in other.headers
+    same = httpx.post(f"{base}/api/rooms/{code}/claim", json={"token": guest["token"]}, cookies=mine)
+    assert same.status_code == 200 and same.json()["seat"] == 1, "its own seat's link: nothing to ask"
+    taken = httpx.post(f"{base}/api/rooms/{code}/claim", json={"token": host["token"], "replace": True}, cookies=mine)
+    assert taken.status_code == 200 and taken.json()["seat"] == 0
+    assert taken.headers["set-cookie"].startswith(f"osaka_{code}={host['token']};")
     assert httpx.post(f"{base}/api/rooms/0000000000/claim", json={"token": host["token"]}).status_code == 404
 
 

@@ -135,3 +135,43 @@ def test_my_games_reads_on_a_phone_and_in_german(e2e_server, new_page, shots):
             assert mine.locator("h1").count() == 1 and mine.locator("h2").count() >= 1
             assert mine.locator(f'.mine-item[data-code="{code}"] h3').count() == 1
             mine.screenshot(path=str(shots / f"my-games-{locale[:2]}-{name}.png"), full_page=True)
+
+
+def test_a_seat_link_never_takes_this_browsers_other_seat_without_asking(e2e_server, new_page):
+    """Bob's browser holds seat 1; he opens Alice's seat link in it. The page asks first
+    (seat_link_other_seat): "no" keeps his seat, "yes" takes the link's."""
+    base = e2e_server.base_url
+    alice, bob = new_page(), new_page()
+    code = create_room(alice, base, "Alice", public=False)
+    join_room(bob, base, code, "Bob")
+    alice.click("#start-btn")
+    alice.wait_for_selector("#players .player")
+    if alice.locator("dialog#decision[open]").count():
+        alice.keyboard.press("Escape")
+    alice.click("#seat-link")
+    alice.wait_for_selector("#seat-link-qr svg")
+    url = alice.input_value("#seat-link-url")
+    asked: list[str] = []
+
+    def answer(accept: bool):
+        def on(dialog):
+            asked.append(dialog.message)
+            dialog.accept() if accept else dialog.dismiss()
+        return on
+
+    tab = bob.context.new_page()
+    tab.once("dialog", answer(False))
+    tab.goto(url)
+    tab.wait_for_selector("#players .player.mine")
+    assert len(asked) == 1 and "Bob" in asked[0] and "instead" in asked[0], asked
+    assert my_seat(tab) == 1 and "#" not in tab.url
+    again = bob.context.new_page()
+    again.once("dialog", answer(True))
+    again.goto(url)
+    again.wait_for_function("() => document.querySelector('#players .player.mine') && 1")
+    assert len(asked) == 2
+    for _ in range(50):
+        if my_seat(again) == 0:
+            break
+        again.wait_for_timeout(100)
+    assert my_seat(again) == 0, "the link's seat, after he said yes"
