@@ -12,6 +12,12 @@ pause"; the rulings: docs/rules.md "Play across days").
   `game_paused`, app/live/actions/path.py), the time-outs wait, and the resume moves every
   running deadline on by the paused time (`resume`).
 
+A decision's clock stands still while the game is paused or its seat is away, and each second
+stands still once: where an away and a pause overlap, the overlap is given back once. While
+paused, the clock stands at the pause, so an away set (or cleared) then is measured from
+`paused_at` (`_clock_since`), and the resume gives back the paused time the away did not
+already cover (`resume`).
+
 The stored clock keeps its meaning for every reader (app/live/computer/timers.py, the
 notifications): `rooms.deadline_at` is when the time-out fires, with away and pause already
 added, and `rooms.turn_at` moves with it, so `deadline_at - turn_at` is the room's
@@ -98,13 +104,22 @@ def set_away(room: Room, seat: Seat, until: datetime | None, now: datetime) -> t
     left = away_left_s(seat, now)
     if new.total_seconds() > left:
         raise Refusal("away_too_long", left_s=left)
+    since = _clock_since(room, now)
+    old_clock = away_rest(seat, since)  # the clock's view: from the pause while paused
     seat.away_used_s = (seat.away_used_s or 0) - int(old.total_seconds()) + int(new.total_seconds())
     seat.away_until = until
-    shift = new - old
-    if room.status == "playing" and room.to_act == seat.seat and room.deadline_at is not None and shift:
+    shift = (timedelta(0) if until is None else until - since) - old_clock
+    if room.status != "playing" or room.to_act != seat.seat or room.deadline_at is None:
+        return timedelta(0)
+    if shift:
         room.deadline_at += shift
         room.turn_at = room.turn_at + shift if room.turn_at is not None else None
     return shift
+
+
+def _clock_since(room: Room, now: datetime) -> datetime:
+    """Where the running decision's clock stands: at the pause while paused, else now."""
+    return room.paused_at if room.status == "playing" and room.paused_at is not None and room.paused_at < now else now
 
 
 def reset_away(room: Room) -> None:
@@ -125,11 +140,17 @@ def pause(room: Room, now: datetime) -> None:
 
 def resume(room: Room, now: datetime) -> timedelta:
     """(The host.) Go on: the running decision's start and deadline move on by the paused
-    time (→ that time); `paused_at` = None. 409 `game_not_started`, `game_over`, `not_paused`."""
+    time its seat's away did not already give back (the clock stood from `paused_at` to `now`;
+    an away of the seat to act until after `paused_at` already stopped it until then) → that
+    time; `paused_at` = None. 409 `game_not_started`, `game_over`, `not_paused`."""
     _require_playing(room)
     if room.paused_at is None:
         raise Refusal("not_paused")
-    paused = max(timedelta(0), now - room.paused_at)
+    stood_from = room.paused_at
+    seat = next((s for s in room.seats if s.seat == room.to_act), None) if room.to_act is not None else None
+    if seat is not None and seat.away_until is not None and seat.away_until > stood_from:
+        stood_from = seat.away_until  # the away's clock shift covers the pause up to there
+    paused = max(timedelta(0), now - stood_from)
     if room.deadline_at is not None:
         room.deadline_at += paused
     if room.turn_at is not None:

@@ -29,11 +29,12 @@ ROOMS, ACTIONS, GAMES = Room.__table__, ActionRow.__table__, GameRow.__table__
 
 def clock_start(now: datetime, away_until: datetime | None = None, paused_at: datetime | None = None) -> datetime:
     """When the clock of a decision beginning at `now` starts running: at `now`, or (paused)
-    at `paused_at`, as if it had begun then (the resume moves it on by the paused time), plus
-    the rest of its seat's away (`away_until` after `now`; app/pace.py)."""
+    at `paused_at`, as if it had begun then (the resume moves it on by the paused time the
+    away did not cover), or at the end of its seat's away (`away_until`) when that is later:
+    each second stands still once (app/pace.py)."""
     start = paused_at if paused_at is not None and paused_at < now else now
-    if away_until is not None and away_until > now:
-        start += away_until - now
+    if away_until is not None and away_until > start:
+        start = away_until
     return start
 
 

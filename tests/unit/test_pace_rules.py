@@ -108,7 +108,9 @@ def test_a_decision_beginning_while_away_or_paused_starts_its_clock_later():
     assert clock_start(T0, T0 + 5 * H) == T0 + 5 * H
     assert clock_start(T0, T0 - H) == T0  # an away that is over
     assert clock_start(T0 + H, None, T0) == T0  # paused at T0: as if it had begun then
-    assert clock_start(T0 + H, T0 + 3 * H, T0) == T0 + 2 * H
+    # Paused since T0, away until T0+3h: the clock stands until then once (not 2 h on top).
+    assert clock_start(T0 + H, T0 + 3 * H, T0) == T0 + 3 * H
+    assert clock_start(T0 + H, T0 + timedelta(minutes=30), T0) == T0 + timedelta(minutes=30)
 
 
 def test_a_paused_tables_clock_stands_at_the_pause():
@@ -120,3 +122,53 @@ def test_a_paused_tables_clock_stands_at_the_pause():
     assert later["left_ms"] == 45 * 60 * 1000 and later["turn_ms"] == 15 * 60 * 1000 and later["paused"] is True
     table.paused_at = None
     assert "paused" not in table.clock(T0 + timedelta(minutes=15))
+
+
+def _left(r: Room, at: datetime) -> timedelta:
+    """The decision's time left at `at` once nothing stops it any more."""
+    return r.deadline_at - at
+
+
+@pytest.mark.parametrize("case", ["away_then_pause", "pause_then_away", "away_inside_pause",
+                                  "pause_inside_away", "away_cleared_in_pause", "away_ends_in_pause"])
+def test_an_away_and_a_pause_that_overlap_give_the_overlap_back_once(case):
+    """Bob's decision (1 h) has run 10 min at T0+10min. Whatever the order of his away and the
+    host's pause, once both are over his clock shows 50 min left: every second stood still
+    once (the union of the away and the pause), never twice."""
+    r, bob = room()
+    m = timedelta(minutes=1)
+    start = T0 + 10 * m
+    if case == "away_then_pause":  # away 10→70 min, paused 40→100 min: stood 10→100
+        P.set_away(r, bob, T0 + 70 * m, start)
+        P.pause(r, T0 + 40 * m)
+        P.resume(r, T0 + 100 * m)
+        end = T0 + 100 * m
+    elif case == "pause_then_away":  # paused 10→60, away set at 30 until 90: stood 10→90
+        P.pause(r, start)
+        P.set_away(r, bob, T0 + 90 * m, T0 + 30 * m)
+        P.resume(r, T0 + 60 * m)
+        end = T0 + 90 * m
+    elif case == "away_inside_pause":  # paused 10→100, away 30→50: stood 10→100
+        P.pause(r, start)
+        P.set_away(r, bob, T0 + 50 * m, T0 + 30 * m)
+        P.resume(r, T0 + 100 * m)
+        end = T0 + 100 * m
+    elif case == "pause_inside_away":  # away 10→200, paused 40→60: stood 10→200
+        P.set_away(r, bob, T0 + 200 * m, start)
+        P.pause(r, T0 + 40 * m)
+        P.resume(r, T0 + 60 * m)
+        end = T0 + 200 * m
+    elif case == "away_cleared_in_pause":  # away 10→(cleared at 30), paused 20→80: stood 10→80
+        P.set_away(r, bob, T0 + 300 * m, start)
+        P.pause(r, T0 + 20 * m)
+        P.set_away(r, bob, None, T0 + 30 * m)
+        P.resume(r, T0 + 80 * m)
+        end = T0 + 80 * m
+    else:  # away 10→50, paused 20→80, away set again at 60 until 120: stood 10→120
+        P.set_away(r, bob, T0 + 50 * m, start)
+        P.pause(r, T0 + 20 * m)
+        P.set_away(r, bob, T0 + 120 * m, T0 + 60 * m)
+        P.resume(r, T0 + 80 * m)
+        end = T0 + 120 * m
+    assert _left(r, end) == 50 * m, case
+    assert r.deadline_at - r.turn_at == H, "deadline_at - turn_at is the time per decision"
