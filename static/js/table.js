@@ -271,6 +271,8 @@ function handover(ctx, seat, rp) {
     if (idle < after) { ctx.later((after - idle) * 1000 + 250); return null; }
     return letBot(ctx, seat, t("table.let_bot_idle"));
   }
+  // Turn-based (only the host gets here): being offline is how such a game is played.
+  if (room.pace === "turn") return letBot(ctx, seat, t("table.let_bot_turn"));
   const isHost = room.you === room.host_seat && !rp.since_start;
   const off = (rp.offline_s ?? 0) + since;
   if (off < after) ctx.later((after - off) * 1000 + 250);  // then the note changes (or the button comes)

@@ -103,3 +103,8 @@ def test_turn_based_room_with_away_and_pause(turn_server, new_page, shots):
     bob.click("#away-btn")
     bob.click("#away-clear")
     expect(host.locator("#pace .away")).to_have_count(0)
+    # Bob closes his page: in a turn-based room that is how it is played. Only the host may let
+    # a computer player take over, and the note says so (not "anyone at the table").
+    bob.close()
+    note = host.locator(".player[data-seat='1'] .handover-note")
+    expect(note).to_have_text(re.compile(r"^Not connected, as is usual in a turn-based game\. As the host"))

@@ -127,6 +127,8 @@ export default {
   "table.let_bot_title": "Dieser Spieler ist nicht verbunden: ein Computerspieler spielt für ihn, bis er zurückkommt",
   "table.let_bot_later": "Nicht verbunden. Kommt der Spieler nicht zurück, kann nach {n} s jeder am Tisch einen " +
     "Computerspieler übernehmen lassen.",
+  "table.let_bot_turn": "Nicht verbunden, wie in einem rundenbasierten Spiel üblich. Als Gastgeber kannst " +
+    "du trotzdem einen Computerspieler übernehmen lassen.",
   "table.let_bot_host": "Nicht verbunden. Als Gastgeber kannst du sofort einen Computerspieler übernehmen lassen.",
   "table.let_bot_now": "{name} ist seit {n} s oder länger nicht verbunden: jeder am Tisch kann einen " +
     "Computerspieler übernehmen lassen.",

@@ -126,6 +126,8 @@ export default {
   "table.let_bot_title": "This player is not connected: a computer player plays for them until they come back",
   "table.let_bot_later": "Not connected. If they don't come back, anyone at the table can let a computer player take " +
     "over after {n} s.",
+  "table.let_bot_turn": "Not connected, as is usual in a turn-based game. As the host you may still let a " +
+    "computer player take over.",
   "table.let_bot_host": "Not connected. As the host you can let a computer player take over now.",
   "table.let_bot_now": "{name} has not been connected for {n} s or more: anyone at the table can let a computer " +
     "player take over.",
