@@ -10,7 +10,8 @@ import { ringFocus } from "./keys.js";
 /** The key of the dialog this seat must answer now ("token_draft:12"), or null. */
 export function dialogKey(ctx) {
   const v = ctx.view;
-  if (ctx.seat === null || !v || v.to_act !== ctx.seat) return null;
+  // Paused (the host's pause): nothing to answer until the resume, so no dialog urges a choice.
+  if (ctx.seat === null || !v || v.to_act !== ctx.seat || (ctx.room && ctx.room.paused_at)) return null;
   return v.phase === "token_draft" || v.phase === "insurance" ? v.phase + ":" + ctx.version : null;
 }
 

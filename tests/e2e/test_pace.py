@@ -73,6 +73,8 @@ def test_turn_based_room_with_away_and_pause(turn_server, new_page, shots):
     host.screenshot(path=str(shots / "pace-away.png"))
 
     # The host pauses: both see the banner, the clock stands still; then she resumes
+    drafter = host if host.locator(".actionbar.deciding").count() else bob  # the token draft's seat to act
+    assert drafter.locator(".actionbar.deciding").count() == 1
     if host.locator("#decision[open]").count():  # her token draft's dialog: put aside (Escape)
         host.keyboard.press("Escape")
         expect(host.locator("#decision[open]")).to_have_count(0)
@@ -91,11 +93,17 @@ def test_turn_based_room_with_away_and_pause(turn_server, new_page, shots):
     host.wait_for_timeout(1200)  # the countdown would tick meanwhile
     assert host.locator("#clock").inner_text() == stood
     bob.screenshot(path=str(shots / "pace-paused.png"))
+    # Paused, nothing urges a choice: the seat to act, opening the page afresh, gets no dialog.
+    drafter.reload()
+    expect(drafter.locator("#paused-banner")).to_be_visible()
+    drafter.wait_for_timeout(500)
+    assert drafter.locator("#decision[open]").count() == 0 and drafter.locator(".actionbar.deciding").count() == 0
     with host.expect_response(lambda r: r.url.endswith("/resume")) as resp:
         host.click("#resume-btn")
     assert resp.value.status == 200, resp.value.text()
     expect(bob.locator("#paused-banner")).to_have_count(0)
     expect(host.locator("#pause-btn")).to_be_visible()
+    expect(drafter.locator("#decision[open] .token-btn").first).to_be_visible()  # its decision again
 
     # Bob is back early: the away goes for both
     if bob.locator("#decision[open]").count():

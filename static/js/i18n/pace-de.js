@@ -4,7 +4,7 @@ export default {
   "pace.per": "{limit} pro Entscheidung",
   "pace.paused": "Der Gastgeber hat das Spiel pausiert: niemandes Zeit läuft. Der Chat geht weiter.",
   "pace.pause": "Pause",
-  "pace.resume": "Weiter",
+  "pace.resume": "Fortsetzen",
   "pace.away": "{name}: abwesend bis {when}",
   "pace.away_btn": "Abwesend bis…",
   "pace.away_title": "Abwesend bis",
