@@ -9,7 +9,7 @@ from typing import Literal
 from zoneinfo import ZoneInfo, available_timezones
 
 from cryptography.hazmat.primitives.asymmetric import ec
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 Lang = Literal["en", "de"]
 _HHMM = re.compile(r"^([01][0-9]|2[0-3]):[0-5][0-9]$")
@@ -29,10 +29,19 @@ class Quiet(_Body):
     end: str = Field(alias="to", pattern=_HHMM.pattern)
     tz: str = Field(min_length=1, max_length=64, json_schema_extra={"format": "time-zone"})
 
+    @model_validator(mode="after")
+    def _some_hours(self) -> "Quiet":
+        if self.start == self.end:
+            raise ValueError("quiet hours from a time to the same time: no hours, or every hour?")
+        return self
+
     @field_validator("tz")
     @classmethod
     def _tz(cls, value: str) -> str:
-        if value not in available_timezones() and value != "UTC":
+        # A zone of the IANA database, not the machine's own ("localtime") nor tzdata's
+        # placeholders ("Factory") and its posix/ and right/ copies.
+        if (value not in available_timezones() and value != "UTC") or value in ("localtime", "Factory") \
+                or value.startswith(("posix/", "right/")):
             raise ValueError("an IANA time zone such as Europe/Berlin")
         ZoneInfo(value)
         return value

@@ -59,11 +59,14 @@ class Target:
 
 def is_public(address: str) -> bool:
     """True for an address a notification may go to: not loopback, private, link-local,
-    multicast, reserved, unspecified, shared (100.64/10) or a metadata address. An IPv4-mapped
-    IPv6 address counts as its IPv4 address."""
+    multicast, reserved, unspecified, shared (100.64/10) or a metadata address. An IPv6
+    address that carries an IPv4 one (IPv4-mapped ::ffff:0:0/96, 6to4 2002::/16 RFC 3056,
+    Teredo 2001::/32 RFC 4380: its client) counts as that IPv4 address."""
     ip = ipaddress.ip_address(address.split("%", 1)[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
+    if isinstance(ip, ipaddress.IPv6Address):
+        inner = ip.ipv4_mapped or ip.sixtofour or (ip.teredo[1] if ip.teredo else None)
+        if inner is not None:
+            ip = inner
     if ip in METADATA_ADDRESSES or (ip.version == 4 and ip in SHARED):
         return False
     return not (ip.is_loopback or ip.is_private or ip.is_link_local or ip.is_multicast or ip.is_reserved

@@ -77,8 +77,11 @@ def test_settings_saved_shown_redacted_and_turned_off(server):
         "webpush": False, "apprise": None, "quiet": None, "lang": "en", "failed": None, "webhook": None}
     r = httpx.put(url, json={"quiet": {"from": "25:00", "to": "07:00", "tz": "Europe/Berlin"}}, headers=auth(guest["token"]))
     assert r.status_code == 422 and _error(r) == "bad_request"
-    r = httpx.put(url, json={"quiet": {"from": "22:00", "to": "07:00", "tz": "Mars/Olympus"}}, headers=auth(guest["token"]))
-    assert r.status_code == 422 and _error(r) == "bad_request"
+    for bad in ({"from": "22:00", "to": "07:00", "tz": "Mars/Olympus"}, {"from": "22:00", "to": "07:00", "tz": "localtime"},
+                {"from": "22:00", "to": "07:00", "tz": "Factory"}, {"from": "22:00", "to": "07:00", "tz": "posix/Europe/Berlin"},
+                {"from": "22:00", "to": "22:00", "tz": "Europe/Berlin"}):
+        r = httpx.put(url, json={"quiet": bad}, headers=auth(guest["token"]))
+        assert r.status_code == 422 and _error(r) == "bad_request", bad
     assert httpx.delete(url, headers=auth(guest["token"])).status_code == 204
     assert httpx.get(url, headers=auth(guest["token"])).json()["webpush"] is False
 

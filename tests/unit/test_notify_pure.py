@@ -17,7 +17,8 @@ from app.refusals import Refusal
 
 @pytest.mark.parametrize("address", ["127.0.0.1", "10.0.0.1", "172.16.5.4", "192.168.1.1", "169.254.169.254",
                                      "169.254.1.1", "100.64.0.1", "0.0.0.0", "224.0.0.1", "240.0.0.1", "::1",
-                                     "fe80::1", "fc00::1", "fd00:ec2::254", "::ffff:127.0.0.1", "ff02::1", "::"])
+                                     "fe80::1", "fc00::1", "fd00:ec2::254", "::ffff:127.0.0.1", "ff02::1", "::",
+                                     "2002:7f00:1::1", "2002:a9fe:a9fe::1", "2001:0:4136:e378:8000:63bf:f5ff:fffe"])
 def test_inside_addresses_are_not_public(address):
     assert not urls.is_public(address)
 
