@@ -11,6 +11,7 @@ import { toast } from "./dom.js";
 import { t, loadPart } from "./i18n.js";
 import { api } from "./net.js";
 import { errorText } from "./common.js";
+import { trapTab } from "./decide.js";
 
 const path = (code, what) => `/api/rooms/${encodeURIComponent(code)}/${what}`;
 
@@ -57,7 +58,8 @@ export class SeatLink extends Component {
   render(_, { link }) {
     if (!link) return null;
     return h("dialog", { class: "dialog", id: "seat-link-dialog", "aria-labelledby": "seat-link-h",
-      ref: (el) => { this.box = el; }, onClose: () => this.close() },
+      ref: (el) => { this.box = el; }, onClose: () => this.close(),
+      onKeyDown: (ev) => trapTab(ev, ev.currentTarget) },  // Tab wraps inside, never out to the page
     h("h2", { id: "seat-link-h" }, t("link.title")),
     h("p", { class: "warn", role: "note" }, t("link.warning")),
     h("div", { class: "linkrow", style: "display:flex;gap:.4rem" },

@@ -59,6 +59,9 @@ def test_seat_link_signs_in_another_device_until_signed_out(e2e_server, new_page
     alice.wait_for_selector("#seat-link-qr svg")
     url = alice.input_value("#seat-link-url")
     assert url.startswith(f"{base}/r/{code}#seat=")
+    for key in ["Tab"] * 7 + ["Shift+Tab"] * 7:  # the focus stays in the dialog both ways
+        alice.keyboard.press(key)
+        assert alice.evaluate("document.getElementById('seat-link-dialog').contains(document.activeElement)"), key
     # The second device: a fresh context with no cookie opens the link.
     phone = new_page()
     phone.goto(url)
