@@ -4,7 +4,9 @@
   `Content-Encoding: aes128gcm`, checks the VAPID `Authorization` (RFC 8292: `vapid t=<JWT>,
   k=<key>`, the JWT ES256-signed by `k`, `k` the server's served public key, `aud` this
   origin, `exp` in the future), decrypts the body (RFC 8291) with the key pair and auth secret
-  a `Browser` made as a browser would, and answers 201 (or what the test sets).
+  a `Browser` made as a browser would, and answers 201 (or what the test sets). The decryption
+  is this module's own (`Browser.decrypt`, checked against RFC 8291 Appendix A by
+  tests/unit/test_notify_receivers.py), not the library the server encrypts with.
 - `HookReceiver`: an HTTP server that records each JSON body POSTed to it (Apprise's json://),
   answering 200 (or what the test sets).
 - `MailReceiver`: an aiosmtpd SMTP server recording each message.
@@ -19,10 +21,11 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-import http_ece
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 
 def b64d(text: str) -> bytes:
@@ -35,18 +38,52 @@ def b64e(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
 
-class Browser:
-    """A browser's push subscription keys (RFC 8291 §2): a P-256 pair and a 16-byte auth secret."""
+def _hkdf(salt: bytes, ikm: bytes, info: bytes, length: int) -> bytes:
+    return HKDF(algorithm=hashes.SHA256(), length=length, salt=salt, info=info).derive(ikm)
 
-    def __init__(self) -> None:
-        self.key = ec.generate_private_key(ec.SECP256R1())
-        self.auth = os.urandom(16)
+
+class Browser:
+    """A browser's push subscription keys (RFC 8291 §2): a P-256 pair and a 16-byte auth secret
+    (new ones, or the given `key` and `auth`)."""
+
+    def __init__(self, key: ec.EllipticCurvePrivateKey | None = None, auth: bytes | None = None) -> None:
+        self.key = key or ec.generate_private_key(ec.SECP256R1())
+        self.auth = auth or os.urandom(16)
+
+    @property
+    def public_bytes(self) -> bytes:
+        """The uncompressed P-256 point (65 bytes), the subscription's `p256dh`."""
+        return self.key.public_key().public_bytes(serialization.Encoding.X962,
+                                                  serialization.PublicFormat.UncompressedPoint)
 
     def subscription(self, endpoint: str) -> dict:
         """`PushSubscription.toJSON()` for `endpoint`."""
-        point = self.key.public_key().public_bytes(serialization.Encoding.X962,
-                                                   serialization.PublicFormat.UncompressedPoint)
-        return {"endpoint": endpoint, "keys": {"p256dh": b64e(point), "auth": b64e(self.auth)}}
+        return {"endpoint": endpoint, "keys": {"p256dh": b64e(self.public_bytes), "auth": b64e(self.auth)}}
+
+    def decrypt(self, body: bytes) -> bytes:
+        """The plaintext of one push message body (RFC 8291 §3.4 keys, RFC 8188 §2 records):
+        header salt(16) | rs(4) | idlen(1) | keyid (the application server's public key);
+        ValueError (or cryptography's InvalidTag) when it is no aes128gcm message for these keys."""
+        if len(body) < 21:
+            raise ValueError("too short for an aes128gcm header")
+        salt, rs, idlen = body[:16], int.from_bytes(body[16:20], "big"), body[20]
+        keyid, data = body[21:21 + idlen], body[21 + idlen:]
+        if rs < 18 or idlen != 65:
+            raise ValueError(f"rs {rs}, keyid of {idlen} bytes: not RFC 8291")
+        sender = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), keyid)
+        shared = self.key.exchange(ec.ECDH(), sender)
+        ikm = _hkdf(self.auth, shared, b"WebPush: info\x00" + self.public_bytes + keyid, 32)
+        cek = _hkdf(salt, ikm, b"Content-Encoding: aes128gcm\x00", 16)
+        nonce = _hkdf(salt, ikm, b"Content-Encoding: nonce\x00", 12)
+        out, records = b"", [data[i:i + rs] for i in range(0, len(data), rs)]
+        for seq, record in enumerate(records):
+            iv = (int.from_bytes(nonce, "big") ^ seq).to_bytes(12, "big")
+            plain = AESGCM(cek).decrypt(iv, record, None).rstrip(b"\x00")
+            last = seq == len(records) - 1
+            if not plain or plain[-1] != (2 if last else 1):
+                raise ValueError("bad padding delimiter")
+            out += plain[:-1]
+        return out
 
 
 def check_vapid(header: str, origin: str, public_key: str) -> dict:
@@ -81,6 +118,12 @@ class _Server:
         self.httpd.shutdown()
         self.httpd.server_close()
 
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def wait(self, count: int, timeout: float = 30) -> list[dict]:
         """The messages once there are at least `count` (AssertionError after `timeout` s)."""
         end = time.monotonic() + timeout
@@ -105,7 +148,7 @@ class _PushHandler(BaseHTTPRequestHandler):
             assert int(self.headers["TTL"]) > 0
             check_vapid(self.headers["Authorization"], owner.origin, owner.public_key)
             browser = owner.browsers[self.path.rsplit("/", 1)[-1]]
-            plain = http_ece.decrypt(body, private_key=browser.key, auth_secret=browser.auth, version="aes128gcm")
+            plain = browser.decrypt(body)
             entry["payload"] = json.loads(plain)
             entry["raw"] = plain.decode()
         except Exception as exc:  # recorded: the test fails on it

@@ -1,7 +1,7 @@
 """Turn notifications in a real browser (issue 31, docs/ui.md "Notifications"): the room socket
 says whether the page is in view; the panel behind "Notify me" asks for the permission only
 when "In this browser" is turned on, sends the subscription to the server, which sends the
-turn to a real local push service (RFC 8030, tests/notify_receivers.py) encrypted for the
+turn to a real local push service (RFC 8030, tests/app/notify_receivers.py) encrypted for the
 subscription (RFC 8291): it decrypts to the room's link and nothing hidden; the same turn goes
 to a local json:// receiver given as the Apprise URL; the push's "turn off" link and "Turn off"
 end them; a private address is refused in the catalogue's words; the real service worker shows
@@ -17,7 +17,7 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
-from tests.notify_receivers import HookReceiver, PushService
+from tests.app.notify_receivers import HookReceiver, PushService
 
 from .conftest import DESKTOP, E2EServer
 from .driver import Seat, Table, greedy
@@ -166,14 +166,15 @@ def _play_until_seat_acts(table: Table, seat: int) -> None:
 
 def test_web_push_and_apprise_the_whole_way(notify_server, new_page, shots):
     base = notify_server.base_url
-    with PushService() as push, HookReceiver() as hook:
-        sub = push.subscribe()
+    key = httpx.get(base + "/api/push/key").json()["public_key"]
+    with PushService(key) as push, HookReceiver() as hook:
+        sub = push.subscribe("bob")
         table = Table(base, ["Ann", "Bob"])
         code, bob = table.code, table.tokens[1]
         page = new_page()
         ctx = page.context
         ctx.add_init_script(script=HIDE)
-        ctx.add_init_script(script=f"{PUSH}({json.dumps(sub.json())})")
+        ctx.add_init_script(script=f"{PUSH}({json.dumps(sub)})")
         ctx.add_cookies([table.cookie(1)])
         goto(page, f"{base}/r/{code}")
         _open_panel(page)
@@ -185,7 +186,6 @@ def test_web_push_and_apprise_the_whole_way(notify_server, new_page, shots):
         page.click("#notify-push")
         page.wait_for_function("window.__keys.length === 1")  # subscribed
         expect(page.locator("#notify-push")).to_be_checked()
-        key = httpx.get(base + "/api/push/key").json()["public_key"]
         assert page.evaluate("[window.__asked, window.__keys]") == [1, [key]]
         assert page.evaluate("navigator.serviceWorker.getRegistration().then(r => r && r.scope)") == base + "/"
         page.fill("#notify-apprise", f"json://127.0.0.1:{hook.port}/hook")
@@ -195,7 +195,7 @@ def test_web_push_and_apprise_the_whole_way(notify_server, new_page, shots):
         page.uncheck("#notify-quiet")
         with page.expect_request(lambda r: r.url.endswith(f"/api/rooms/{code}/notify") and r.method == "PUT") as req:
             page.click("#notify-save")
-        assert req.value.post_data_json == {"webpush": sub.json(), "apprise": f"json://127.0.0.1:{hook.port}/hook",
+        assert req.value.post_data_json == {"webpush": sub, "apprise": f"json://127.0.0.1:{hook.port}/hook",
                                             "quiet": None, "lang": "en"}
         expect(page.locator("#notify-status")).to_have_text("Saved.")
         expect(page.locator("#notify-save")).to_be_focused()  # the focus stays where it was
@@ -213,18 +213,20 @@ def test_web_push_and_apprise_the_whole_way(notify_server, new_page, shots):
         expect(page.locator(".chat-msg", has_text="brb")).to_have_count(1)
         _play_until_seat_acts(table, 1)
 
+        # The push service checked the encoding, the TTL and the VAPID signature by the served
+        # key (RFC 8292), and decrypted the body with the subscription's keys (RFC 8291).
         msg = push.wait(1)[0]
-        assert msg.headers.get("content-encoding") == "aes128gcm", msg.headers
-        assert int(msg.headers["ttl"]) > 0 and msg.headers.get("topic")
-        assert key in msg.headers.get("authorization", ""), msg.headers  # VAPID (RFC 8292) k=
-        payload = json.loads(sub.decrypt(msg.body))
+        assert msg["error"] is None and msg["path"] == "/push/bob", msg
+        assert msg["headers"].get("Topic"), msg["headers"]
+        payload = msg["payload"]
         assert set(payload) == {"title", "body", "url", "off_url", "off_title", "room", "lang"}, payload
         assert payload["url"] == f"{base}/r/{code}" and payload["room"] == code and payload["lang"] == "en"
         text = json.dumps(payload)
         assert bob not in text and table.tokens[0] not in text
         assert "hand" not in text.lower() and " VP" not in text, payload
         # The same turn through Apprise's json:// to the hook, with the room's link.
-        path, said = hook.wait(1)[0]
+        got_hook = hook.wait(1)[0]
+        path, said = got_hook["path"], got_hook["payload"]
         assert path == "/hook" and isinstance(said, dict), said
         assert f"/r/{code}" in json.dumps(said), said
 
