@@ -12,23 +12,28 @@
   after a backoff; moved on without counting a failure). Each only acts while the lease is
   this claim's (`lease_until` as claimed), so a sender that took longer than its lease cannot
   overwrite what another sender did.
+- `prune`: rows done with (sent, dropped, dead) of decisions that are no longer current go
+  after KEEP_S; a `result` row stays (it is how a finished game is known to be told), and so
+  does every row of a decision still to be made (the scan would enqueue it again).
 """
 from __future__ import annotations
 
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, or_, select, update
+from sqlalchemy import and_, delete, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from ..models import OutboxRow, utcnow
+from ..models import OutboxRow, Room, utcnow
 
 #: Seconds a claimed row stays with its sender: longer than a delivery's timeouts (5 s connect,
 #: 5 s read, the rechecks), so it expires only when the sender died.
 LEASE_S = 60
 #: Rows one claim takes.
 BATCH = 20
+#: Seconds a row done with is kept (longer than any rate window: the rates count sent rows).
+KEEP_S = 7 * 86400
 
 
 def insert_ignore(model: Any, values: dict | list[dict], keys: list[str], session: AsyncSession):
@@ -100,3 +105,15 @@ def backoff_s(attempts: int, base_s: float = 2.0) -> float:
     """Seconds before the next try after `attempts` (>= 1) failed ones: `base_s` (NOTIFY_BACKOFF_S)
     times 1, 2, 4, 8, … (at most one hour)."""
     return min(3600.0, base_s * 2.0 ** (max(1, attempts) - 1))
+
+
+async def prune(session: AsyncSession, before: datetime) -> int:
+    """Delete the rows created before `before` that are done with (not pending), are no
+    `result`, and whose decision (game_no, version) is not the room's current one in play
+    (module docstring) → rows deleted. Does not commit."""
+    o = OutboxRow.__table__
+    current = select(Room.id).where(Room.id == o.c.room_id, Room.status == "playing", Room.game_no == o.c.game_no,
+                                    Room.version == o.c.version).exists()
+    result = await session.execute(delete(o).where(o.c.state != "pending", o.c.kind != "result",
+                                                   o.c.created_at < before, ~current))
+    return result.rowcount or 0

@@ -2,7 +2,8 @@
 
 One loop (`run`) every NOTIFY_POLL_S seconds, and at once when nudged (an action committed
 here, a target saved): stamp the seats with a visible page here (watch.py, every STAMP_S),
-enqueue what the rooms' state says is due (triggers.py), deliver what is due (sender.py). Every
+enqueue what the rooms' state says is due (triggers.py), deliver what is due (sender.py), and
+once an hour forget the rows done with (outbox.prune). Every
 process runs it; the outbox's unique keys and leases make each notification go out once. A
 database outage is one warning line (app/live/outages.py), and the loop goes on.
 """
@@ -12,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from datetime import timedelta
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -19,11 +21,13 @@ from ..config import Settings
 from ..live.outages import OutageLog
 from ..live.service import Live
 from ..models import utcnow
-from . import triggers, watch
+from . import outbox, triggers, watch
 from .keys import VapidKeys
 from .sender import Sender
 
 log = logging.getLogger("osaka.notify")
+#: Seconds between two prunings of the outbox in one process.
+PRUNE_EVERY_S = 3600
 
 
 class Notify:
@@ -39,6 +43,7 @@ class Notify:
         self._wake = asyncio.Event()
         self._task: asyncio.Task | None = None
         self._stamped = 0.0
+        self._pruned = 0.0
         self._visible: set[tuple[str, int]] = set()  # the seats with a visible page here at the last round
         live.on_action_applied(lambda code: self.nudge())
 
@@ -62,6 +67,11 @@ class Notify:
             await triggers.scan(session, now)
         while await self.sender.run_once() >= 1:
             pass
+        if time.monotonic() - self._pruned >= PRUNE_EVERY_S:
+            async with self.sessions() as session:
+                await outbox.prune(session, now - timedelta(seconds=outbox.KEEP_S))
+                await session.commit()
+            self._pruned = time.monotonic()
 
     async def run(self) -> None:
         """`once` every NOTIFY_POLL_S seconds or when nudged, until cancelled."""

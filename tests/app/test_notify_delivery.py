@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import httpx
 import pytest
@@ -478,3 +478,60 @@ def test_the_room_rate_defers(own_servers, receivers):
     assert states == ["pending", "sent"], rows
     waiting = next(r for r in rows if r[2] == "pending")
     assert (datetime.fromisoformat(str(waiting[6])) - datetime.utcnow()).total_seconds() > 3500
+
+
+def test_the_outbox_forgets_rows_done_with_but_never_what_would_be_sent_again(own_servers, receivers):
+    """After some turns, pruning (as if a week had passed) deletes the rows of decisions that
+    are over and keeps the current decision's and a finished game's `result`; the scan that
+    follows enqueues nothing again, so nobody is told twice."""
+    from sqlalchemy.ext.asyncio import async_sessionmaker
+
+    from app.models import utcnow
+    from app.notify import outbox, triggers
+
+    hook, _ = receivers
+    srv = own_servers(**FAST)
+    code, tokens = _two_seats(srv.base_url)
+    for seat, token in enumerate(tokens):
+        _put(srv.base_url, code, token, apprise=hook.url(f"s{seat}"))
+    start(srv.base_url, code, tokens[0])
+    told = {s: (lambda s=s: len(hook.to(f"s{s}"))) for s in (0, 1)}
+
+    async def go():
+        clients = await _hidden_clients(srv, code, tokens)
+        turns = await _play_when_told(clients, 10, told, seed=5)
+        version = (await clients[0].state())["version"]
+        for c in clients:
+            await c.close()
+        return turns, version
+    turns, version = asyncio.run(go())
+    time.sleep(1.0)  # the last decision's notification sent
+    srv.stop()
+
+    async def prune_and_scan() -> tuple[int, list[tuple], list[tuple]]:
+        engine = create_async_engine(srv.database_url)
+        sessions = async_sessionmaker(engine, expire_on_commit=False)
+        try:
+            async with sessions() as s:  # a told result of an earlier game of this room
+                await s.execute(text(
+                    "INSERT INTO notify_outbox (target_id, room_id, key, kind, seat, game_no, version, due_at, attempts, "
+                    "state, created_at) SELECT t.id, t.room_id, 'result:0', 'result', NULL, 0, 0, :at, 0, 'sent', :at "
+                    "FROM notify_targets t JOIN rooms r ON r.id = t.room_id WHERE r.code = :c AND t.seat = 0"),
+                    {"c": code, "at": datetime(2026, 1, 1)})
+                await s.commit()
+            async with sessions() as s:
+                gone = await outbox.prune(s, utcnow() + timedelta(days=1))
+                await s.commit()
+            kept = await _outbox(srv.database_url, code)
+            async with sessions() as s:
+                await triggers.scan(s, utcnow())
+            return gone, kept, await _outbox(srv.database_url, code)
+        finally:
+            await engine.dispose()
+    before = asyncio.run(_outbox(srv.database_url, code))
+    gone, kept, rescanned = asyncio.run(prune_and_scan())
+    current = f"turn:1:{version}"
+    assert len(turns) >= 3 and all(r[2] == "sent" for r in before), before
+    assert sorted(r[1] for r in kept) == sorted(["result:0"] + [r[1] for r in before if r[1] == current]), kept
+    assert gone == len(before) - (len(kept) - 1) > 0
+    assert rescanned == kept, "the scan enqueued nothing again"
