@@ -19,6 +19,8 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 from sqlalchemy import select
 
+from .. import pace as P
+from .. import rooms as R
 from ..models import Room
 from ..prefix import root_of
 from ..rulesdoc import rules_html
@@ -72,8 +74,11 @@ def _page(request: Request, template: str, page: str, **extra: object) -> HTMLRe
 
 @router.get("/", response_class=HTMLResponse)
 async def home(request: Request) -> HTMLResponse:
-    """Home: create a room, the live list of open public rooms (via `/ws/lobby`)."""
-    return _page(request, "home.html", "home")
+    """Home: create a room (live or turn-based: the times the waiting room offers too), the
+    live list of open public rooms (via `/ws/lobby`)."""
+    settings = request.app.state.live.settings
+    return _page(request, "home.html", "home", live_limits=R.turn_limits(settings.turn_limit_test_s),
+                 turn_based_limits=P.turn_based_limits(settings.turn_based_test_s))
 
 
 @router.get("/mine", response_class=HTMLResponse)

@@ -47,11 +47,21 @@ function roomItem(r) {
 
 function drawLobby() { render(lobbyView(store.get()), document.getElementById("lobby")); }
 
+/** The create form's times in the page's language: "Live"/"Turn-based", "1 min", "1 day ·
+ *  Turn-based" (the closed select shows no group, so a turn-based time says its pace). */
+function labelTimes() {
+  for (const g of document.querySelectorAll("#create-timer optgroup")) g.label = t("pace." + g.dataset.pace);
+  for (const o of document.querySelectorAll("#create-timer option[data-limit]")) {
+    o.textContent = limitText(Number(o.dataset.limit)) + (o.value.startsWith("turn:") ? " · " + t("pace.turn") : "");
+  }
+}
+
 async function main() {
   await initI18n();
   document.getElementById("lobby").textContent = "";  // the server's heading: the tree's from now on
   drawLobby();
-  onLangChange(drawLobby);
+  labelTimes();
+  onLangChange(() => { drawLobby(); labelTimes(); });
   const name = document.getElementById("create-name");
   if (!name.value) name.value = rememberedName();  // never overwrite what was typed already
   const err = document.getElementById("create-error");
@@ -64,8 +74,11 @@ async function main() {
     const btn = ev.submitter || document.querySelector("#create-form button");
     btn.disabled = true;
     try {
-      const limit = Number(document.getElementById("create-timer").value) || null;
-      const r = await api("POST", "/api/rooms", { name: n, public: pub, turn_limit_s: limit });
+      // "300" (live) or "turn:86400" (turn-based, issue 31)
+      const [pace, limit] = /^turn:/.test(document.getElementById("create-timer").value)
+        ? ["turn", Number(document.getElementById("create-timer").value.slice(5))]
+        : ["live", Number(document.getElementById("create-timer").value) || null];
+      const r = await api("POST", "/api/rooms", { name: n, public: pub, turn_limit_s: limit, pace });
       rememberName(n);
       location.href = appUrl("/r/" + encodeURIComponent(r.code));
     } catch (e) {

@@ -116,3 +116,26 @@ def test_turn_based_room_with_away_and_pause(turn_server, new_page, shots):
     bob.close()
     note = host.locator(".player[data-seat='1'] .handover-note")
     expect(note).to_have_text(re.compile(r"^Not connected, as is usual in a turn-based game\. As the host"))
+
+
+def test_the_home_page_creates_a_turn_based_room(turn_server, new_page, shots):
+    """The create form offers the turn-based times beside the live ones (in the page's
+    language); a room made with one is turn-based from the start."""
+    base = turn_server.base_url
+    page = new_page(locale="de-DE")
+    goto(page, base + "/")
+    groups = page.eval_on_selector_all("#create-timer optgroup", "gs => gs.map(g => g.label)")
+    assert groups == ["Live", "Rundenbasiert"]
+    turn = page.eval_on_selector_all("#create-timer optgroup[data-pace='turn'] option", "os => os.map(o => o.text)")
+    assert turn[-4:] == [f"{n} · Rundenbasiert" for n in ("1 Stunde", "8 Stunden", "1 Tag", "3 Tage")], turn
+    page.fill("#create-name", "Hana")
+    page.select_option("#create-timer", "turn:86400")
+    page.screenshot(path=str(shots / "home-turn-based-de.png"))
+    with page.expect_response(lambda r: r.url.endswith("/api/rooms") and r.request.method == "POST") as resp:
+        page.click("#create-btn")
+    assert resp.value.status == 201, resp.value.text()
+    page.wait_for_url(re.compile(r"/r/\w+$"))
+    code = page.url.rsplit("/", 1)[-1]
+    room = page.evaluate(f"async () => (await fetch('/api/rooms/{code}')).json()")
+    assert (room["pace"], room["turn_limit_s"]) == ("turn", 86400)
+    expect(page.locator("#timer-select")).to_have_value("turn:86400")
