@@ -119,6 +119,9 @@ class Settings(BaseSettings):
     smtp_password: str = ""
     smtp_from: str = ""
     smtp_starttls: bool = True
+    # GET /metrics (app/metrics.py; docs/deploy.md "Metrics"): Prometheus's scrape with
+    # `Authorization: Bearer <this>`; empty = off (404)
+    metrics_token: str = ""
 
     @field_validator("room_create_limit", "room_join_limit", "room_lookup_limit", "connect_seat_limit", "connect_address_limit",
                      "chat_limit", "flood_limit", "notify_seat_limit", "notify_room_limit", "notify_change_limit")

@@ -33,6 +33,7 @@ import contextlib
 from contextlib import AbstractAsyncContextManager
 from typing import NamedTuple
 
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from starlette.websockets import WebSocket
 
@@ -222,6 +223,19 @@ class Live:
         send `{"type": "visible", "visible": false}` last): notifications skip them (app/notify/)."""
         return {(code, c.seat) for code, conns in self.hub.rooms.items() for c in conns
                 if c.seat is not None and c.visible and not c.closed}
+
+    async def gauges(self) -> dict:
+        """What a metrics scrape reads now (app/metrics.py `Gauges`): {"rooms": {status: n} (the
+        database's, every process's rooms), "sockets": {"seat", "spectator", "lobby", "mine": n}
+        (this process's open connections), "pool": database connections checked out here}."""
+        async with self._sessions() as session:
+            rooms = dict((await session.execute(select(Room.status, func.count()).group_by(Room.status))).all())
+        conns = [c for cs in self.hub.rooms.values() for c in cs if not c.closed]
+        seated = sum(1 for c in conns if c.seat is not None)
+        pool = self._sessions.kw["bind"].sync_engine.pool
+        return {"rooms": rooms, "pool": pool.checkedout() if hasattr(pool, "checkedout") else 0,
+                "sockets": {"seat": seated, "spectator": len(conns) - seated, "lobby": len(self.hub.lobby),
+                            "mine": len(self.mine.connections())}}
 
     def on_action_applied(self, handler) -> None:
         """Call `handler(code)` after every action this process committed (app/notify/: a nudge)."""

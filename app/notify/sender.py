@@ -28,6 +28,7 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from .. import metrics
 from ..config import Settings
 from ..models import WEBHOOK_SEAT, ActionRow, GameRow, NotifyTarget, OutboxRow, Room, Seat, utcnow
 from ..ratelimit import parse_limits
@@ -161,6 +162,7 @@ class Sender:
             if target.failed or await stale(session, row, room) or (
                     target.seat != WEBHOOK_SEAT and (seat is None or seat.token_hash != target.holder or seat.bot_level)):
                 await outbox.finish(session, row_id, lease, "dropped")
+                metrics.NOTIFICATIONS.labels(target=_kind(target), outcome="dropped").inc()
                 return await session.commit()
             later = None
             if target.seat != WEBHOOK_SEAT and watched(seat.watched_at, (room.code, seat.seat) in self.watching(), now):
@@ -180,6 +182,8 @@ class Sender:
                             off, target.seat == WEBHOOK_SEAT)
         ok, gone, reason = await self.deliver(target, msg, keys.private_pem)
         await self._record(row_id, lease, target.id, row.attempts, ok, gone, reason)
+        metrics.NOTIFICATIONS.labels(target=_kind(target), outcome="sent" if ok else "dead" if (
+            gone or row.attempts + 1 >= self.settings.notify_max_failures) else "failed").inc()
 
     async def deliver(self, target: NotifyTarget, msg: dict, private_pem: str) -> tuple[bool, bool, str]:
         """Check the URL again, then send → (ok, gone, reason)."""
@@ -218,3 +222,8 @@ class Sender:
                 wait = outbox.backoff_s(attempts + 1, self.settings.notify_backoff_s)
                 await outbox.defer(session, row_id, lease, utcnow() + timedelta(seconds=wait), failed=True, error=reason)
             await session.commit()
+
+
+def _kind(target: NotifyTarget) -> str:
+    """The `target` label of a target: "webpush", "apprise" or "webhook" (the room's)."""
+    return "webhook" if target.seat == WEBHOOK_SEAT else target.kind

@@ -1,11 +1,17 @@
 """Liveness and readiness."""
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse
+import hmac
 
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse, Response
+from prometheus_client import CONTENT_TYPE_LATEST
+
+from .. import metrics
+from ..deps import LiveDep
 from ..live.sockets.endpoint import INSTANCE
 from ..migrate import current_revisions
+from ..refusals import Refusal
 from ..schemas import NotReadyOut, StatusOut
 
 router = APIRouter(tags=["health"])
@@ -30,3 +36,18 @@ async def readyz(request: Request):
     if current != request.app.state.migration_heads:
         return JSONResponse({"status": "not_ready", "reason": "migrations not at head"}, status_code=503)
     return {"status": "ready"}
+
+
+@router.get("/metrics", include_in_schema=False)
+async def metrics_text(request: Request, live: LiveDep) -> Response:
+    """This process's figures in the Prometheus text format (app/metrics.py), for a scrape with
+    `Authorization: Bearer <METRICS_TOKEN>`. 404 `not_found` while METRICS_TOKEN is unset (off);
+    401 `unauthorized` without that token (compared in constant time)."""
+    token = live.settings.metrics_token
+    if not token:
+        raise Refusal("not_found")
+    given = request.headers.get("authorization", "")
+    if given[:7].lower() != "bearer " or not hmac.compare_digest(given[7:].strip().encode(), token.encode()):
+        raise Refusal("unauthorized", "The metrics token is needed (Authorization: Bearer …).")
+    return Response(metrics.render(await live.gauges()), media_type=CONTENT_TYPE_LATEST,
+                    headers={"Cache-Control": "no-store"})

@@ -97,7 +97,8 @@ CHANGED = {"LOG_LEVEL": "debug", "FORWARDED_ALLOW_IPS": "10.1.2.0/24", "ROOT_PAT
            "CHAT_LIMIT": "10/10seconds;60/minute", "FLOOD_LIMIT": "120/3seconds",
            "NOTIFY_ALLOW_PRIVATE": "true", "NOTIFY_SEAT_LIMIT": "20/minute", "NOTIFY_ROOM_LIMIT": "60/minute",
            "NOTIFY_CHANGE_LIMIT": "40/minute", "PUBLIC_URL": "https://example.org/osaka", "SMTP_HOST": "mail.example.org",
-           "SMTP_USER": "osaka", "SMTP_PASSWORD": "secret", "SMTP_FROM": "osaka@example.org", "SMTP_STARTTLS": "false"}
+           "SMTP_USER": "osaka", "SMTP_PASSWORD": "secret", "SMTP_FROM": "osaka@example.org", "SMTP_STARTTLS": "false",
+           "METRICS_TOKEN": "scrape-me"}
 
 
 def _changed(name: str) -> str:

@@ -9,6 +9,7 @@ from typing import Any
 
 import engine
 
+from ... import metrics
 from ...logs import action_kind, log_event
 from ...models import utcnow
 from ...refusals import Refusal
@@ -47,10 +48,13 @@ class Attempt:
         """One log line per action outcome: its type and outcome code, never its payload
         (app/logs.py), and `ms` since the action was submitted (waiting for the room's lock
         included; for an applied action, until its frames were queued for everyone)."""
+        took = time.perf_counter() - self.start
+        by = "timeout" if self.timed_out else "bot" if self.by_bot else "player"
         log_event(log, "action", room=self.code, seat=self.seat, action=action_kind(self.action),
-                  version=self.version if at is None else at, outcome=outcome,
-                  by="timeout" if self.timed_out else "bot" if self.by_bot else "player",
-                  ms=round((time.perf_counter() - self.start) * 1000, 1))
+                  version=self.version if at is None else at, outcome=outcome, by=by, ms=round(took * 1000, 1))
+        metrics.ACTIONS.labels(outcome=outcome, by=by).inc()
+        if outcome == "applied":
+            metrics.SENT.observe(took)
 
     def refuse(self, refusal: Refusal) -> bool:
         """Log and answer a refusal (its `error` frame with the action's id); → False (the

@@ -18,6 +18,7 @@ import asyncio
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from ... import metrics
 from ...store import open_action_store
 from ...store.actions import ActionStore, Pending  # (Pending: for path.py)
 from ..fanout.base import Fanout
@@ -63,6 +64,7 @@ class Committer:
             self._wake.clear()
             while self._queue:
                 batch, self._queue = self._queue[:self.max_batch], self._queue[self.max_batch:]
+                metrics.COMMIT_BATCH.observe(len(batch))
                 try:
                     results = await self.store.store(batch)
                 except asyncio.CancelledError:

@@ -20,12 +20,13 @@ refusal and rows), timeouts.py (what a time-out's decision adds), commits.py (th
 from __future__ import annotations
 
 import logging
+import time
 
 from sqlalchemy import select
 
 import engine
 
-from ... import records
+from ... import metrics, records
 from ...config import Settings
 from ...db import database_unavailable
 from ...models import ActionRow
@@ -148,6 +149,7 @@ class Actions:
                 if pending.not_a_bot:
                     raise attempt.not_a_bot()
                 return await self._lost_race(held, attempt)
+            metrics.COMMITTED.observe(time.perf_counter() - attempt.start)
             table.applied(new_state, new_version, seat, action_id, events, clock)
             if attempt.timed_out and timeouts.hand_over_due(table, seat):
                 attempt.handed_over = await timeouts.hand_over(held, seat)

@@ -25,6 +25,7 @@ from typing import Any
 
 import engine
 
+from ... import metrics
 from ...config import Settings
 from ...logs import action_kind
 from ..room.lock import Tables
@@ -106,14 +107,18 @@ class Decider:
         once and asked again."""
         loop = asyncio.get_running_loop()
         args = (choose_in_worker, view, level, history, seed, self.settings.bot_time_budget_s)
+        began = time.perf_counter()
         try:
-            return await loop.run_in_executor(self._executor(), *args)
+            action = await loop.run_in_executor(self._executor(), *args)
         except BrokenProcessPool:
             log.warning("a bot worker process died; starting a new pool")
             broken, self._pool = self._pool, None
             if broken is not None:
                 broken.shutdown(wait=False, cancel_futures=True)
-            return await loop.run_in_executor(self._executor(), *args)
+            action = await loop.run_in_executor(self._executor(), *args)
+        metrics.BOT_DECISIONS.labels(level=level).inc()
+        metrics.BOT_SECONDS.labels(level=level).observe(time.perf_counter() - began)
+        return action
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:

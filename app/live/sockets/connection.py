@@ -19,6 +19,7 @@ from typing import Any, Callable
 import orjson
 from starlette.websockets import WebSocket
 
+from ... import metrics
 from ...models import utcnow
 from ...prefix import root_of
 from ...ratelimit import OwnWindows, RateLimitItem
@@ -89,6 +90,7 @@ class Connection:
             self._queue.put_nowait(text)
         except asyncio.QueueFull:
             log.info("dropping a slow connection (room %s, seat %s)", self.room, self.seat)
+            metrics.SEND_DROPPED.inc()
             self.drop(1013, "too slow")
             if self.on_drop is not None:
                 self.on_drop(self)
