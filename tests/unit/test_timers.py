@@ -104,6 +104,43 @@ def test_time_outs_are_decided_by_the_computer_and_hand_the_seat_over(settings):
     asyncio.run(scenario())
 
 
+def test_in_a_turn_based_room_time_outs_never_hand_the_seat_over(settings):
+    """The same as above in a turn-based room: every decision made at its deadline, several of
+    each seat in a row, and still no seat is a computer player's (docs/rules.md "Play across
+    days")."""
+    fast = settings.model_copy(update={"turn_based_test_s": 1, "timer_poll_s": 0.1})
+
+    async def scenario():
+        async with running(fast) as (live, http):
+            host = (await http.post("/api/rooms", json={"name": "P0", "public": False, "pace": "turn",
+                                                        "turn_limit_s": 1})).json()
+            code = host["code"]
+            await http.post(f"/api/rooms/{code}/join", json={"name": "P1"})
+            assert (await http.post(f"/api/rooms/{code}/start", headers=auth(host["token"]))).status_code == 200
+
+            async def rows():
+                async with live.sessions() as s:
+                    return (await s.execute(select(ActionRow.seat, ActionRow.events).join(Room)
+                                            .where(Room.code == code).order_by(ActionRow.version))).all()
+            got = await wait_for(lambda: _timed_out_in_a_row(rows, 3), timeout_s=40)
+            assert all(r.events[0]["type"] == "timed_out" for r in got)
+            async with live.sessions() as s:
+                levels = (await s.execute(select(Seat.bot_level).join(Room).where(Room.code == code))).scalars().all()
+            assert levels == [None, None], "the seats stay their people's"
+    asyncio.run(scenario())
+
+
+async def _timed_out_in_a_row(rows, n):
+    """The log once some seat has had `n` of its decisions in a row timed out, else None."""
+    got = await rows()
+    run: dict[int, int] = {}
+    for r in got:
+        run[r.seat] = run.get(r.seat, 0) + 1 if r.events[0]["type"] == "timed_out" else 0
+        if run[r.seat] >= n:
+            return got
+    return None
+
+
 async def _at_least(rows, n):
     got = await rows()
     return got if len(got) >= n else None

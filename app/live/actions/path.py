@@ -151,7 +151,7 @@ class Actions:
                 return await self._lost_race(held, attempt)
             metrics.COMMITTED.observe(time.perf_counter() - attempt.start)
             table.applied(new_state, new_version, seat, action_id, events, clock)
-            if attempt.timed_out and timeouts.hand_over_due(table, seat):
+            if attempt.timed_out and timeouts.hand_over_due(held, seat):
                 attempt.handed_over = await timeouts.hand_over(held, seat)
             attempt.committed = ActionApplied(attempt.code, new_version, bool(table.bot_levels))
             held.publish(Update(caught=[(new_version, events)]))  # each seat's events and state

@@ -1,7 +1,10 @@
 """A time-out's decision on the action path: the decision a computer player made for a person's
 seat at its deadline (computer/timers.py) counts only past that deadline, carries a `timed_out`
 event first, and after TIMEOUTS_BEFORE_HANDOVER of them in a row the seat is handed to a
-computer player until its player takes it back (docs/protocol.md)."""
+computer player until its player takes it back (docs/protocol.md) -- in a live room. In a
+turn-based room each time-out decides that one decision and the seat stays its person's: a
+person who sleeps through two decisions of hours comes back to their own seat, and the game
+does not run on at computer speed meanwhile (docs/rules.md "Play across days")."""
 from __future__ import annotations
 
 import logging
@@ -9,9 +12,9 @@ import logging
 from ... import rooms as R
 from ...logs import log_event
 from ...models import utcnow
+from ...pace import TURN
 from ..events import RoomChanged
 from ..room.held import Held
-from ..room.table import Table
 
 log = logging.getLogger("osaka.live")
 #: After this many time-outs of one seat in a row, the seat is handed to a computer player
@@ -35,10 +38,13 @@ def marked(seat: int, events: list[dict]) -> list[dict]:
     return [{"type": "timed_out", "seat": seat, "visible_to": None}, *events]
 
 
-def hand_over_due(table: Table, seat: int) -> bool:
-    """After a time-out's decision was applied: `seat` has timed out TIMEOUTS_BEFORE_HANDOVER
-    times in a row."""
-    return table.timeouts_in_a_row(seat) >= TIMEOUTS_BEFORE_HANDOVER
+def hand_over_due(held: Held, seat: int) -> bool:
+    """After a time-out's decision was applied (the room read under the lock): `seat` has timed
+    out TIMEOUTS_BEFORE_HANDOVER times in a row, in a live room (never in a turn-based one)."""
+    room = held.room
+    if room is None or room.pace == TURN:
+        return False
+    return held.table.timeouts_in_a_row(seat) >= TIMEOUTS_BEFORE_HANDOVER
 
 
 async def hand_over(held: Held, seat: int) -> RoomChanged | None:
