@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import secrets
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..config import Settings
@@ -130,3 +130,11 @@ async def turn_off(session: AsyncSession, token: str) -> bool:
     await session.delete(target)
     await session.commit()
     return True
+
+
+async def follow_new_token(session: AsyncSession, room_id: int, seat: int, old_hash: str, new_hash: str) -> None:
+    """The seat's person signed out their other devices (a new token, app/routes/mine.py): the
+    seat's targets saved for the old token now belong to the new one, in the caller's
+    transaction (under the room's lock, with the new token). Does not commit."""
+    await session.execute(update(NotifyTarget).where(NotifyTarget.room_id == room_id, NotifyTarget.seat == seat,
+                                                     NotifyTarget.holder == old_hash).values(holder=new_hash))

@@ -12,6 +12,7 @@ from fastapi import APIRouter, Request, Response
 from .. import rooms as R
 from ..deps import LiveDep, SessionDep, TokenDep
 from ..mine import my_rooms, seat_tokens
+from ..notify import targets
 from ..prefix import root_of
 from ..refusals import Refusal, responses
 from ..schemas import ClaimIn, MineRoomOut, SeatLinkOut, SeatTokenOut
@@ -81,7 +82,10 @@ async def seat_token(code: str, request: Request, response: Response, live: Live
     async with live.change(code) as held:
         seat = R.require_seat(held.room, token)
         new = new_token()
-        seat.token_hash = hash_token(new)
+        old, seat.token_hash = seat.token_hash, hash_token(new)
         number = seat.seat
+        # The same person keeps the seat: their notifications follow the new token (a target
+        # saved for the old one would be dropped as the seat's having changed hands).
+        await targets.follow_new_token(held.session, held.room.id, number, old, seat.token_hash)
     _set_seat_cookie(request, response, live, held.room.code, new)
     return {"code": held.room.code, "url": R.room_url(held.room.code, root_of(request)), "seat": number, "token": new}

@@ -535,3 +535,31 @@ def test_the_outbox_forgets_rows_done_with_but_never_what_would_be_sent_again(ow
     assert sorted(r[1] for r in kept) == sorted(["result:0"] + [r[1] for r in before if r[1] == current]), kept
     assert gone == len(before) - (len(kept) - 1) > 0
     assert rescanned == kept, "the scan enqueued nothing again"
+
+
+def test_signing_out_other_devices_keeps_ones_own_notifications(own_servers, receivers):
+    """Ben saves a target, then "Sign out other devices" (a new token for the same person): his
+    turns are still told, to the target he saved."""
+    hook, _ = receivers
+    srv = own_servers(**FAST)
+    code, tokens = _two_seats(srv.base_url)
+    _put(srv.base_url, code, tokens[1], apprise=hook.url("ben"))
+    r = httpx.post(f"{srv.base_url}/api/rooms/{code}/seat-token", headers=auth(tokens[1]))
+    assert r.status_code == 200, r.text
+    tokens[1] = r.json()["token"]
+    got = httpx.get(f"{srv.base_url}/api/rooms/{code}/notify", headers=auth(tokens[1])).json()
+    assert got["apprise"] and got["failed"] is None, got
+    start(srv.base_url, code, tokens[0])
+    told = {0: lambda: 10 ** 6, 1: lambda: len(hook.to("ben"))}
+
+    async def go():
+        clients = await _hidden_clients(srv, code, tokens)
+        turns = await _play_when_told(clients, 8, told, seed=11)
+        for c in clients:
+            await c.close()
+        return turns
+    turns = asyncio.run(go())
+    bens = [t for t in turns if t[1] == 1]
+    assert bens and len(hook.wait(len(bens))) >= len(bens)
+    rows = asyncio.run(_outbox(srv.database_url, code))
+    assert not [r for r in rows if r[2] == "dropped"], rows
