@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
 
 import engine
-from .models import ActionRow, ChatMessage, Room
+from .models import ActionRow, ChatMessage, Room, utcnow
 from .rooms import iso, room_url, seat_of
 from .security import cookie_name, normalize_code
 
@@ -45,9 +45,10 @@ def seat_tokens(cookies: Mapping[str, str]) -> dict[str, str]:
 
 
 def _order(entry: dict) -> tuple:
-    """Your decision first (soonest deadline first, none last), then playing, waiting, over."""
+    """Your decision first (soonest deadline first; paused ones and none last), then playing,
+    waiting, over."""
     group = 0 if entry["your_turn"] else _GROUP.get(entry["status"], 4)
-    deadline = entry["deadline"] or "9999"
+    deadline = (None if entry["paused"] else entry["deadline"]) or "9999"
     return (group, deadline if group == 0 else "", entry["code"])
 
 
@@ -87,17 +88,23 @@ def _entry(room: Room, you: int, last, chat_id: int | None, root: str) -> dict:
     seats = sorted(room.seats, key=lambda s: s.seat)
     mine = next(s for s in seats if s.seat == you)
     playing = room.status == "playing"
+    now = utcnow()
+    paused = playing and room.paused_at is not None
+    left = (max(0, int((room.deadline_at - room.paused_at).total_seconds()))
+            if paused and room.deadline_at is not None else None)
     return {
         "code": room.code, "url": room_url(room.code, root), "status": room.status, "game": room.game_no,
         "host": seats[0].name if seats and seats[0].seat == 0 else None,
         "you": you, "name": mine.name, "bot": mine.bot_level is not None,
-        "players": [{"seat": s.seat, "name": s.name, "bot": s.bot_level is not None, "bot_level": s.bot_level}
+        "players": [{"seat": s.seat, "name": s.name, "bot": s.bot_level is not None, "bot_level": s.bot_level,
+                     "away_until": _when(s.away_until) if s.away_until is not None and s.away_until > now else None}
                     for s in seats],
         "turn_limit_s": room.turn_limit_s, "version": room.version,
         "to_act": room.to_act if playing else None,
         "your_turn": playing and room.to_act == you,
         "deadline": _when(room.deadline_at) if playing else None,
         "turn_at": _when(room.turn_at) if playing else None,
+        "paused": paused, "left_s": left,
         # R-info: only what a spectator sees of the last action (engine/views.py visible_events).
         "last": None if last is None else {"version": last.version, "seat": last.seat,
                                            "events": engine.visible_events(last.events or [], None)},

@@ -237,6 +237,7 @@ class MinePlayerOut(BaseModel):
     name: str
     bot: bool
     bot_level: BotLevel | None
+    away_until: str | None = None  # ISO 8601 UTC while its person is away (turn-based; app/pace.py)
 
 
 class MineLastOut(BaseModel):
@@ -265,6 +266,8 @@ class MineRoomOut(BaseModel):
     your_turn: bool
     deadline: str | None        # ISO 8601 UTC, the decision's deadline (with a turn timer)
     turn_at: str | None         # when the current decision began
+    paused: bool = False        # the host paused the game: the time stands still (app/pace.py)
+    left_s: int | None = None   # while paused: the seconds left as they stood at the pause
     last: MineLastOut | None
     chat_id: int | None         # the newest chat message's id
 

@@ -4,7 +4,8 @@
 // GET /api/mine and the socket's frames, one Preact tree drawn from it.
 import { h, render } from "../vendor/preact.js";
 import { toast, appUrl } from "./dom.js";
-import { initI18n, t, tn, onLangChange, listParts, loadPart } from "./i18n.js";
+import { initI18n, t, tn, onLangChange, listParts, loadPart, currentLang } from "./i18n.js";
+import { whenText } from "./pacetext.js";
 import { api, LiveSocket } from "./net.js";
 import { errorText, nameTag } from "./common.js";
 import { logLine } from "./logview.js";
@@ -34,9 +35,20 @@ function clockText(s) {
 
 function leftView(r, now) {
   const s = secondsLeft(r, now);
+  if (r.paused) {  // the host's pause: the time stands still (app/pace.py)
+    return h("span", { class: "mine-left paused" }, h("span", { class: "badge" }, t("mine.paused")),
+      s === null ? null : " " + t("mine.left", { time: clockText(s) }));
+  }
   if (s === null) return null;
   return h("span", { class: "mine-left" + (s <= 60 ? " soon" : ""), role: "timer" },
     t("mine.left", { time: clockText(s) }));
+}
+
+/** "Bob: away until Tue 14:00" for each player away now (turn-based), in the viewer's zone. */
+function awayView(r) {
+  const away = r.players.filter((p) => p.away_until);
+  return away.length ? h("span", { class: "muted mine-away" }, away.map((p) => t("mine.away", {
+    name: p.name, when: whenText(Date.parse(p.away_until), currentLang()) })).join(" · ")) : null;
 }
 
 function lastView(r) {
@@ -61,6 +73,7 @@ function roomItem(r, seen, now) {
       h("span", null, tn("mine.you", { name: nameTag(room, r.you) }),
         others.length ? [" · ", tn("mine.with", { names: listParts(others) })] : null),
       r.bot ? h("span", { class: "muted" }, t("mine.bot")) : null,
+      awayView(r),
       lastView(r),
       unread(r, seen) ? h("span", { class: "badge unread" }, t("mine.unread")) : null),
     h("a", { class: "btn" + (r.your_turn ? " primary" : ""), href: appUrl("/r/" + encodeURIComponent(r.code)),
@@ -92,7 +105,8 @@ async function main() {
   onLangChange(draw);
   // Another tab's room page showed new chat messages, or this tab came back to the front.
   window.addEventListener("storage", () => dispatch({ type: "seen", seen: readSeen() }));
-  setInterval(() => { if ((store.get().rooms || []).some((r) => r.deadline)) draw(); }, 1000);  // time left
+  // The time left ticks (a paused game's stands still)
+  setInterval(() => { if ((store.get().rooms || []).some((r) => r.deadline && !r.paused)) draw(); }, 1000);
   try { dispatch({ type: "loaded", rooms: await api("GET", "/api/mine") }); }
   catch (e) { toast(errorText(e.code, e.fields)); }
   const sock = new LiveSocket("/ws/mine", {

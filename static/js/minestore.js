@@ -36,8 +36,9 @@ export function unread(r, seen) {
 }
 
 /** Seconds left until room `r`'s deadline at `now` (ms since the epoch), 0 once past; null
- *  without a deadline. */
+ *  without a deadline. A paused game's stand still: `left_s`, as at the pause. */
 export function secondsLeft(r, now) {
+  if (r.paused) return r.left_s ?? null;
   if (!r.deadline) return null;
   return Math.max(0, Math.round((Date.parse(r.deadline) - now) / 1000));
 }

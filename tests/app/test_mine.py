@@ -8,6 +8,8 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import time
+from datetime import datetime, timedelta, timezone
 
 import httpx
 import pytest
@@ -257,3 +259,33 @@ def test_a_new_token_signs_out_a_device_on_another_process(server_factory):
     a, b = server_factory(), server_factory()
     code, tokens = _started(a.base_url)
     asyncio.run(_rotation(a.base_url, b.ws_url, code, tokens))
+
+
+def test_a_paused_game_stands_still_in_my_games_and_the_away_is_shown(server_factory):
+    """Turn-based: the host pauses; "My games" says so, with the time left as it stood at the
+    pause (not running down past the deadline) and last in "your turn"; an away seat shows
+    until when. Resumed, the time runs again."""
+    srv = server_factory(TURN_BASED_TEST_S="600")
+    base = srv.base_url
+    host = create_room(base, "Ann", public=False)
+    code = host["code"]
+    ben = join_room(base, code, "Ben")
+    r = httpx.post(f"{base}/api/rooms/{code}/timer", json={"pace": "turn", "turn_limit_s": 600}, headers=auth(host["token"]))
+    assert r.status_code == 200, r.text
+    start(base, code, host["token"])
+    until = (datetime.now(timezone.utc) + timedelta(days=1)).replace(microsecond=0)
+    r = httpx.put(f"{base}/api/rooms/{code}/away", json={"until": until.isoformat()}, headers=auth(ben["token"]))
+    assert r.status_code == 200, r.text
+    r = httpx.post(f"{base}/api/rooms/{code}/pause", headers=auth(host["token"]))
+    assert r.status_code == 200, r.text
+    pairs = [(code, host["token"])]
+    first = _mine(base, pairs)[0]
+    assert first["paused"] is True and 0 < first["left_s"] <= 600 * 2 + 86400
+    time.sleep(1.5)
+    assert _mine(base, pairs)[0]["left_s"] == first["left_s"], "the time stands still while paused"
+    away = {p["name"]: p["away_until"] for p in first["players"]}
+    assert away["Ann"] is None and away["Ben"] == until.isoformat().replace("+00:00", "Z")
+    r = httpx.post(f"{base}/api/rooms/{code}/resume", headers=auth(host["token"]))
+    assert r.status_code == 200, r.text
+    after = _mine(base, pairs)[0]
+    assert after["paused"] is False and after["left_s"] is None and after["deadline"]

@@ -93,6 +93,16 @@ def test_turn_based_room_with_away_and_pause(turn_server, new_page, shots):
     host.wait_for_timeout(1200)  # the countdown would tick meanwhile
     assert host.locator("#clock").inner_text() == stood
     bob.screenshot(path=str(shots / "pace-paused.png"))
+    # "My games" says the game is paused, its time standing still; Bob's away is shown.
+    mine = host.context.new_page()
+    goto(mine, base + "/mine")
+    expect(mine.locator(f".mine-item[data-code='{code}'] .mine-left.paused")).to_contain_text("Paused")
+    expect(mine.locator(f".mine-item[data-code='{code}'] .mine-away")).to_contain_text(re.compile(r"Bob: away until \w{3} 06:00"))
+    shown = mine.inner_text(f".mine-item[data-code='{code}'] .mine-left")
+    mine.wait_for_timeout(1200)
+    assert mine.inner_text(f".mine-item[data-code='{code}'] .mine-left") == shown
+    mine.screenshot(path=str(shots / "mine-paused.png"))
+    mine.close()
     # Paused, nothing urges a choice: the seat to act, opening the page afresh, gets no dialog.
     drafter.reload()
     expect(drafter.locator("#paused-banner")).to_be_visible()

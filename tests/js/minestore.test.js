@@ -54,6 +54,10 @@ test("seconds left until the deadline, never below zero; none without a timer", 
   assert.equal(secondsLeft(r, noon), 30);
   assert.equal(secondsLeft(r, noon + 40000), 0);
   assert.equal(secondsLeft(room("B"), noon), null);
+  // Paused by the host: the time stands as it was at the pause, however late it is now.
+  const paused = room("P", { deadline: "2026-01-01T12:00:30Z", paused: true, left_s: 13 });
+  assert.equal(secondsLeft(paused, noon), 13);
+  assert.equal(secondsLeft(paused, noon + 3600000), 13);
 });
 
 test("groups: your decision first, then playing, waiting, over, each in the server's order", () => {

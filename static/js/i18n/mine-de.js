@@ -14,6 +14,8 @@ export default {
   "mine.status_waiting": "Wartet",
   "mine.status_over": "Spiel vorbei",
   "mine.left": "noch {time}",
+  "mine.paused": "Pausiert",
+  "mine.away": "{name}: abwesend bis {when}",
   "mine.hours": "{n} Std. {m} Min.",
   "mine.room_of": "Raum von {name}",
   "mine.you": "Du: {name}",

@@ -14,6 +14,8 @@ export default {
   "mine.status_waiting": "Waiting",
   "mine.status_over": "Game over",
   "mine.left": "{time} left",
+  "mine.paused": "Paused",
+  "mine.away": "{name}: away until {when}",
   "mine.hours": "{n} h {m} min",
   "mine.room_of": "{name}'s room",
   "mine.you": "You: {name}",
