@@ -178,3 +178,25 @@ def test_a_seat_link_never_takes_this_browsers_other_seat_without_asking(e2e_ser
             break
         again.wait_for_timeout(100)
     assert my_seat(again) == 0, "the link's seat, after he said yes"
+
+
+def test_my_games_is_reachable_from_the_table_on_a_laptop(e2e_server, new_page, shots):
+    """At 1280 px the table's top bar shows "My games" as a round glyph with its name for
+    screen readers and as a tooltip; wide, the words; on a phone it is left out."""
+    base = e2e_server.base_url
+    page = new_page()
+    create_room(page, base, "Alice", public=False)
+    link = page.locator(".topbar .mine-link")
+    for width, words in ((1280, False), (1024, False), (1440, True)):
+        page.set_viewport_size({"width": width, "height": 800})
+        assert link.is_visible(), width
+        assert link.get_attribute("aria-label") == "My games" and link.get_attribute("title") == "My games"
+        assert page.locator(".topbar .mine-text").is_visible() == words, width
+        assert page.locator(".topbar .mine-q").is_visible() == (not words), width
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.screenshot(path=str(shots / "room-topbar-1280.png"))
+    page.set_viewport_size({"width": 360, "height": 740})
+    assert not link.is_visible()
+    page.set_viewport_size({"width": 1280, "height": 800})
+    link.click()
+    page.wait_for_url(f"{base}/mine")
