@@ -200,8 +200,10 @@ class Sender:
             result = await asyncio.to_thread(webpush.send, {"endpoint": target.url, "keys": target.keys}, msg,
                                              private_pem, subject, msg["room"], settings.notify_timeout_s)
             return result.ok, result.gone, result.reason
-        off_line = texts.TEXT[msg["lang"]]["off_line"].format(url=msg["off_url"].replace("/api/notify/off/", "/n/off/"))
-        body = f"{msg['body']}\n{msg['url']}\n\n{off_line}"
+        body = f"{msg['body']}\n{msg['url']}"
+        if target.seat != WEBHOOK_SEAT:  # the group's channel gets no off link: anyone there could use it
+            off = msg["off_url"].replace("/api/notify/off/", "/n/off/")
+            body += "\n\n" + texts.TEXT[msg["lang"]]["off_line"].format(url=off)
         ok, reason = await asyncio.to_thread(apprise_send.send, checked.url, checked.email, msg["title"], body, settings)
         return ok, False, reason
 

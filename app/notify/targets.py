@@ -120,12 +120,22 @@ async def remove(session: AsyncSession, room_id: int, seat: int) -> None:
     await session.commit()
 
 
+async def by_off_token(session: AsyncSession, token: str) -> tuple[NotifyTarget, str] | None:
+    """The seat target a "turn off" token belongs to and its room's code, or None (no such
+    token, or the room's webhook: only its host turns that off, in the panel -- the group's
+    channel sees no off link)."""
+    row = (await session.execute(select(NotifyTarget, Room.code).join(Room, Room.id == NotifyTarget.room_id).where(
+        NotifyTarget.off_hash == off_hash(token), NotifyTarget.seat != WEBHOOK_SEAT))).first()
+    return None if row is None else (row[0], row[1])
+
+
 async def turn_off(session: AsyncSession, token: str) -> bool:
-    """The target a "turn off" token belongs to, deleted with its outbox rows → whether there
-    was one. Commits."""
-    target = await session.scalar(select(NotifyTarget).where(NotifyTarget.off_hash == off_hash(token)))
-    if target is None:
+    """The seat target a "turn off" token belongs to (`by_off_token`), deleted with its outbox
+    rows → whether there was one. Commits."""
+    found = await by_off_token(session, token)
+    if found is None:
         return False
+    target = found[0]
     await session.execute(delete(OutboxRow).where(OutboxRow.target_id == target.id))
     await session.delete(target)
     await session.commit()

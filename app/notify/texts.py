@@ -26,6 +26,7 @@ TEXT = {
         "token_chosen": "{name} chose a {color} Achievement token.",
         "timed_out": "{name}'s time ran out: a computer player decided for them.",
         "page_title": "Turn off notifications", "page_ask": "Stop these game notifications?",
+        "page_ask_of": "Stop the notifications of room {room} to {to}?", "to_push": "this browser",
         "page_button": "Turn off", "page_done": "Done: these notifications are off.",
     },
     "de": {
@@ -40,6 +41,7 @@ TEXT = {
         "token_chosen": "{name} hat ein Leistungsplättchen ({color}) gewählt.",
         "timed_out": "Die Zeit von {name} ist abgelaufen: ein Computerspieler hat für sie entschieden.",
         "page_title": "Benachrichtigungen ausschalten", "page_ask": "Diese Spiel-Benachrichtigungen beenden?",
+        "page_ask_of": "Die Benachrichtigungen von Raum {room} an {to} beenden?", "to_push": "diesen Browser",
         "page_button": "Ausschalten", "page_done": "Erledigt: diese Benachrichtigungen sind aus.",
     },
 }
@@ -105,8 +107,9 @@ def message(kind: str, lang: str, code: str, seat_name: str, move: str, result: 
         title = lead = t["title_hook"].format(name=seat_name, room=room)
     else:
         title = t[f"title_{kind}"].format(room=room)
-        lead = t[f"body_{kind}"].format(room=room) + "."
-    body = " — ".join(x for x in (lead, move if kind != "result" else "") if x)
+        lead = t[f"body_{kind}"].format(room=room)
+    move = move if kind != "result" else ""
+    body = f"{lead} — {move}" if move else lead if kind == "result" else f"{lead}."
     return {"title": title, "body": body, "url": url, "off_url": off_url, "off_title": t["off_title"],
             "room": code, "lang": lang}
 
@@ -126,12 +129,14 @@ def page_lang(accept: str) -> str:
     return best
 
 
-def off_page(lang: str, action: str, done: bool) -> str:
-    """The small "turn off" page: a form whose button POSTs to `action` (already escaped), or
-    the confirmation once done."""
+def off_page(lang: str, action: str, done: bool, room: str | None = None, to: str | None = None) -> str:
+    """The small "turn off" page: a form whose button POSTs to `action` (already escaped),
+    naming the room `room` and where they go `to` (a redacted URL, or None: this browser's Web
+    Push) when the token is one; or the confirmation once done."""
     t = TEXT[lang]
+    ask = t["page_ask"] if room is None else t["page_ask_of"].format(room=shown_code(room), to=to or t["to_push"])
     inner = (f"<p>{html.escape(t['page_done'])}</p>" if done else
-             f"<p>{html.escape(t['page_ask'])}</p><form method=\"post\" action=\"{action}\">"
+             f"<p>{html.escape(ask)}</p><form method=\"post\" action=\"{action}\">"
              f"<button type=\"submit\">{html.escape(t['page_button'])}</button></form>")
     return (f"<!doctype html><html lang=\"{lang}\"><head><meta charset=\"utf-8\">"
             f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"

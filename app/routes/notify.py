@@ -108,12 +108,17 @@ async def notify_off(token: str, session: SessionDep):
 
 
 @router.get("/n/off/{token}", include_in_schema=False)
-async def off_form(token: str, request: Request):
+async def off_form(token: str, request: Request, session: SessionDep):
     """A small page with one button that turns the notification off (a GET changes nothing:
-    mail scanners open links)."""
+    mail scanners open links), naming the room and where the notifications go."""
     lang = page_lang(request.headers.get("accept-language", ""))
     action = f"{root_of(request)}/n/off/{html.escape(token, quote=True)}"
-    return HTMLResponse(off_page(lang, action, done=False), headers={"Cache-Control": "no-store"})
+    found = await targets.by_off_token(session, token) if 20 <= len(token) <= 64 else None
+    room = to = None
+    if found is not None:
+        target, room = found
+        to = redact(target.url) if target.kind == "apprise" else None
+    return HTMLResponse(off_page(lang, action, done=False, room=room, to=to), headers={"Cache-Control": "no-store"})
 
 
 @router.post("/n/off/{token}", include_in_schema=False)

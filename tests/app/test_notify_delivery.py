@@ -127,6 +127,7 @@ def test_each_turn_once_by_push_apprise_and_webhook_with_public_words_only(own_s
         assert set(p) == PAYLOAD_KEYS and p["room"] == code and p["lang"] == "de"
         assert p["url"] == f"{srv.base_url}/r/{code}" and p["off_url"].startswith(f"{srv.base_url}/api/notify/off/")
         assert p["title"].startswith("Du bist dran") and m["headers"]["Topic"] == code
+        assert ". —" not in p["body"] and (" — " in p["body"] or p["body"].endswith(".")), p["body"]
     hooks = [m["payload"]["title"] for m in hook.to("room")]
     assert hooks == [f"{['Ann', 'Ben'][seat]}'s turn in room {code[:5]}-{code[5:]}" for _, seat in turns]
     for m in push.received + hook.received:
@@ -264,6 +265,7 @@ def test_turn_off_through_the_token_of_the_notification(own_servers, receivers):
     mine = f"{srv.base_url}/api/rooms/{code}/notify"
     page = httpx.get(f"{srv.base_url}/n/off/{off_url.rsplit('/', 1)[-1]}")
     assert page.status_code == 200
+    assert f"room {code[:5]}-{code[5:]} to this browser?" in page.text, "it names the room and where they go"
     assert httpx.get(mine, headers=auth(tokens[seat])).json()["webpush"], "GET changes nothing"
     assert httpx.post(off_url).status_code == 204
     assert httpx.get(mine, headers=auth(tokens[seat])).json()["webpush"] is False
@@ -288,6 +290,8 @@ def test_webhook_gets_the_result_and_mail_goes_through_smtp(own_servers, receive
             results = [m for m in hook.to("room") if "Game over" in m["payload"]["title"]]
             time.sleep(0.1)
         assert len(results) == 1 and " won." in results[0]["payload"]["message"] and "VP" in results[0]["payload"]["message"]
+        # The group's channel carries no link that would let anyone there turn the webhook off.
+        assert hook.to("room") and not [m for m in hook.to("room") if "/n/off/" in m["raw"]]
         rows = asyncio.run(_outbox(srv.database_url, code))
         assert [r[1] for r in rows if r[0] == "result"] == ["result:1"]
         if any(r[4] == "apprise" and r[2] == "sent" for r in rows):
