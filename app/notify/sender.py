@@ -165,7 +165,10 @@ class Sender:
                 metrics.NOTIFICATIONS.labels(target=_kind(target), outcome="dropped").inc()
                 return await session.commit()
             later = None
-            if target.seat != WEBHOOK_SEAT and watched(seat.watched_at, (room.code, seat.seat) in self.watching(), now):
+            # Held while the seat to act has its page in view -- the webhook's turn too: the group
+            # need not hear of a turn its person is at the table for (one person among fast
+            # computer players would flood the channel otherwise).
+            if seat is not None and watched(seat.watched_at, (room.code, seat.seat) in self.watching(), now):
                 later = now + timedelta(seconds=WATCH_RECHECK_S)
             later = later or quiet_end(target.quiet, now) or await self._over_rate(session, target, now)
             if later is not None:
