@@ -92,6 +92,7 @@ _HTTP = [
     Code("away_too_long", 422, "At most {left_s} s of away time are left in this game.", ("left_s",)),
     Code("bad_request", 422, "The request is not valid."),
     Code("notify_bad_url", 422, "That is no address notifications can be sent to."),
+    Code("notify_no_host", 422, "The host {host} cannot be found (no such name, or no DNS here).", ("host",)),
     Code("notify_private_url", 422, "That address is on a private or local network; this server sends "
          "notifications there only when its host allows it (NOTIFY_ALLOW_PRIVATE)."),
     Code("notify_no_smtp", 422, "This server sends no e-mail; give a notification URL instead."),

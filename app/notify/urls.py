@@ -88,9 +88,9 @@ async def check_host(host: str, port: int | None, allow_private: bool) -> None:
     try:
         addresses = await asyncio.to_thread(_resolve, name, port)
     except (OSError, UnicodeError):
-        raise Refusal("notify_bad_url", f"The host {name!r} does not resolve.") from None
+        raise Refusal("notify_no_host", host=name) from None
     if not addresses:
-        raise Refusal("notify_bad_url", f"The host {name!r} does not resolve.")
+        raise Refusal("notify_no_host", host=name)
     if not allow_private and not all(is_public(a) for a in addresses):
         raise Refusal("notify_private_url")
 

@@ -22,7 +22,7 @@ from ..refusals import Refusal, responses
 router = APIRouter(tags=["notify"])
 SEATED = ("room_not_found", "unauthorized")
 BODY = ("bad_request", "unsupported_media_type")
-URL = ("notify_bad_url", "notify_private_url", "notify_no_smtp", "rate_limited")
+URL = ("notify_bad_url", "notify_no_host", "notify_private_url", "notify_no_smtp", "rate_limited")
 
 
 def base_url(request: Request, live) -> str:

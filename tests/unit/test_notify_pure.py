@@ -38,7 +38,7 @@ def test_check_host_refuses_inside_and_metadata_unless_allowed():
     assert _refused(urls.check_host("127.0.0.1", 80, False)) == "notify_private_url"
     assert _refused(urls.check_host("localhost", 80, False)) == "notify_private_url"
     assert _refused(urls.check_host("metadata.google.internal", 80, False)) == "notify_private_url"
-    assert _refused(urls.check_host("no-such-host.invalid", 80, True)) == "notify_bad_url"
+    assert _refused(urls.check_host("no-such-host.invalid", 80, True)) == "notify_no_host"
     asyncio.run(urls.check_host("127.0.0.1", 80, True))  # allowed by the host
     asyncio.run(urls.check_host("93.184.216.34", 443, False))
 

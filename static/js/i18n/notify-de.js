@@ -39,6 +39,7 @@ export default {
   "notify.close": "Schließen",
   "err.notify_bad_url": "Dorthin können wir nicht senden: gib eine Apprise-URL (wie ntfy://ntfy.sh/dein-thema) " +
     "oder eine E-Mail-Adresse an.",
+  "err.notify_no_host": "Der Server findet den Host {host} nicht: prüfe die Adresse (oder dem Server fehlt DNS).",
   "err.notify_private_url": "Diese Adresse liegt in einem privaten Netz (oder auf diesem Rechner): " +
     "der Gastgeber erlaubt das nicht.",
   "err.notify_no_smtp": "Dieser Server verschickt keine E-Mails (der Gastgeber hat keine eingerichtet): " +

@@ -39,6 +39,7 @@ export default {
   "notify.close": "Close",
   "err.notify_bad_url": "We cannot send to this: give an Apprise URL (like ntfy://ntfy.sh/your-topic) or an " +
     "e-mail address.",
+  "err.notify_no_host": "The server cannot find the host {host}: check the address (or the server has no DNS).",
   "err.notify_private_url": "This address is in a private network (or this computer): the host does not allow that.",
   "err.notify_no_smtp": "This server sends no e-mail (the host set none up): use another service.",
 };
