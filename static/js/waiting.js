@@ -139,6 +139,9 @@ export function waitingView(ctx, onJoined) {
       p.bot && !comp ? h("span", { class: "badge bot" }, t("room.bot", { level: t("level." + (p.bot_level
         || "normal")) })) : null,
       s === room.you ? h("span", { class: "badge you" }, t("room.you")) : null,
+      // The seat link already while waiting: join on the laptop, play on the phone (seatlink.js).
+      s === room.you ? h("button", { type: "button", class: "btn small", id: "seat-link", onClick: ctx.seatLink },
+        t("room.seat_link")) : null,
       isHost && p.bot ? h("button", { type: "button", class: "btn small remove-bot",
         title: t("room.remove_bot_title"),
         "aria-label": t("room.remove_bot_title") + ": " + playerName(room, s), onClick: (ev) => removeBot(ctx, s,

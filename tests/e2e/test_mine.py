@@ -51,6 +51,12 @@ def test_seat_link_signs_in_another_device_until_signed_out(e2e_server, new_page
     alice, bob = new_page(), new_page()
     code = create_room(alice, base, "Alice", public=False)
     join_room(bob, base, code, "Bob")
+    # Already in the waiting room: "Other device" on one's own seat.
+    bob.click("#seats .seat.mine #seat-link")
+    bob.wait_for_selector("#seat-link-qr svg")
+    assert bob.input_value("#seat-link-url").startswith(f"{base}/r/{code}#seat=")
+    bob.keyboard.press("Escape")
+    bob.wait_for_selector("#seat-link-dialog", state="detached")
     alice.click("#start-btn")
     alice.wait_for_selector("#players .player")
     if alice.locator("dialog#decision[open]").count():
