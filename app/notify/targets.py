@@ -16,9 +16,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..config import Settings
 from ..models import WEBHOOK_SEAT, NotifyTarget, OutboxRow, Room, Seat, utcnow
+from ..refusals import Refusal
 from . import urls
 from .keys import Keys, off_hash
-from .schemas import NotifyIn
+from .schemas import NotifyIn, push_keys_ok
 
 KINDS = ("webpush", "apprise")
 
@@ -69,6 +70,11 @@ async def save(session: AsyncSession, room: Room, seat: Seat, body: NotifyIn, ba
     removed as the body says (a member left out stays), `lang` and `quiet` set on all of
     them; a target saved again is no longer `failed`. Commits."""
     given = body.model_fields_set
+    if "webpush" in given and body.webpush is not None and not push_keys_ok(body.webpush.keys):
+        raise Refusal("bad_request", "webpush.keys: an uncompressed P-256 key (65 bytes) and a 16-byte auth "
+                                     "secret, base64url (RFC 8291).")
+    if body.quiet is not None and body.quiet.start == body.quiet.end:
+        raise Refusal("bad_request", "quiet: from and to are the same time (no hours, or every hour?).")
     checked: dict[str, urls.Target | None] = {}
     if "webpush" in given:
         checked["webpush"] = None if body.webpush is None else urls.parse_push_endpoint(body.webpush.endpoint)
