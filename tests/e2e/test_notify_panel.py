@@ -60,7 +60,8 @@ def _visible_frames(page) -> list:
 
 def _wait(cond, what: str, timeout: float = 20, page=None) -> None:
     """Until cond() (AssertionError `what` after `timeout` s); with `page`, Playwright's events
-    (a CDP session's) are handled meanwhile."""
+    (a CDP session's, a socket's frames) are handled meanwhile: the sync API delivers them only
+    while it is called, so a condition on them needs `page`."""
     end = time.monotonic() + timeout
     while not cond():
         if time.monotonic() > end:
@@ -78,19 +79,19 @@ def test_the_room_socket_says_whether_the_page_is_in_view(e2e_server, new_page):
     page.context.add_init_script(script=HIDE)
     frames = _visible_frames(page)
     code = create_room(page, e2e_server.base_url, "Vera")  # from the home page, with the lobby's socket
-    _wait(lambda: frames and frames[-1][1] == code, "no visible frame on the room's socket")
+    _wait(lambda: frames and frames[-1][1] == code, "no visible frame on the room's socket", page=page)
     assert frames == [(2, code, True)], frames  # the lobby's (socket 1) sent none
     page.evaluate("__hide(true)")
-    _wait(lambda: frames[-1][2] is False, "no visible false")
+    _wait(lambda: frames[-1][2] is False, "no visible false", page=page)
     # A reconnect while in the background says so on the new socket.
     page.context.set_offline(True)
     expect(page.locator("#banner")).to_be_visible(timeout=5000)
     page.context.set_offline(False)
     expect(page.locator("#banner")).to_be_hidden(timeout=15000)
-    _wait(lambda: frames[-1][0] > 2, f"no visible frame after the reconnect: {frames}")
+    _wait(lambda: frames[-1][0] > 2, f"no visible frame after the reconnect: {frames}", page=page)
     assert frames[-1][2] is False, frames
     page.evaluate("__hide(false)")
-    _wait(lambda: frames[-1][2] is True, "no visible true")
+    _wait(lambda: frames[-1][2] is True, "no visible true", page=page)
     assert [f[2] for f in frames] == [True, False, False, True], frames
 
 
