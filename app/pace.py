@@ -30,6 +30,7 @@ from datetime import datetime, timedelta
 
 from .models import Room, Seat
 from .refusals import Refusal
+from .store.games import clock_start
 
 LIVE, TURN = "live", "turn"
 PACES = (LIVE, TURN)
@@ -118,8 +119,9 @@ def set_away(room: Room, seat: Seat, until: datetime | None, now: datetime) -> t
 
 
 def _clock_since(room: Room, now: datetime) -> datetime:
-    """Where the running decision's clock stands: at the pause while paused, else now."""
-    return room.paused_at if room.status == "playing" and room.paused_at is not None and room.paused_at < now else now
+    """Where the running decision's clock stands: at the pause while paused, else now
+    (store.games.clock_start without an away)."""
+    return clock_start(now, None, room.paused_at if room.status == "playing" else None)
 
 
 def reset_away(room: Room) -> None:
@@ -146,11 +148,10 @@ def resume(room: Room, now: datetime) -> timedelta:
     _require_playing(room)
     if room.paused_at is None:
         raise Refusal("not_paused")
-    stood_from = room.paused_at
     seat = next((s for s in room.seats if s.seat == room.to_act), None) if room.to_act is not None else None
-    if seat is not None and seat.away_until is not None and seat.away_until > stood_from:
-        stood_from = seat.away_until  # the away's clock shift covers the pause up to there
-    paused = max(timedelta(0), now - stood_from)
+    # The clock stood from the pause, or from the end of an away that already covered it
+    # (the start a decision begun now would get: store.games.clock_start).
+    paused = max(timedelta(0), now - clock_start(now, seat.away_until if seat else None, room.paused_at))
     if room.deadline_at is not None:
         room.deadline_at += paused
     if room.turn_at is not None:

@@ -184,9 +184,8 @@ class Sender:
                             texts.result_line(events, names, target.lang), target.base_url + room_url(room.code),
                             off, target.seat == WEBHOOK_SEAT)
         ok, gone, reason = await self.deliver(target, msg, keys.private_pem)
-        await self._record(row_id, lease, target.id, row.attempts, ok, gone, reason)
-        metrics.NOTIFICATIONS.labels(target=_kind(target), outcome="sent" if ok else "dead" if (
-            gone or row.attempts + 1 >= self.settings.notify_max_failures) else "failed").inc()
+        outcome = await self._record(row_id, lease, target.id, row.attempts, ok, gone, reason)
+        metrics.NOTIFICATIONS.labels(target=_kind(target), outcome=outcome).inc()
 
     async def deliver(self, target: NotifyTarget, msg: dict, private_pem: str) -> tuple[bool, bool, str]:
         """Check the URL again, then send → (ok, gone, reason)."""
@@ -211,22 +210,27 @@ class Sender:
         return ok, False, reason
 
     async def _record(self, row_id: int, lease: datetime, target_id: int, attempts: int, ok: bool, gone: bool,
-                      reason: str) -> None:
-        """What became of a delivery: sent, retried after a backoff, or dead with the target failed."""
+                      reason: str) -> str:
+        """What became of a delivery: sent, retried after a backoff ("failed"), or dead with the
+        target failed → that outcome (the metrics' label)."""
         async with self.sessions() as session:
             if ok:
+                outcome = "sent"
                 if await outbox.finish(session, row_id, lease, "sent"):
                     self.sent += 1
             elif gone or attempts + 1 >= self.settings.notify_max_failures:
+                outcome = "dead"
                 if await outbox.finish(session, row_id, lease, "dead", reason):
                     target = await session.get(NotifyTarget, target_id)
                     if target is not None:
                         target.failed = {"reason": reason or "failed", "at": iso(utcnow())}
                 log.warning("notifications to target %s failed: %s", target_id, reason)
             else:
+                outcome = "failed"
                 wait = outbox.backoff_s(attempts + 1, self.settings.notify_backoff_s)
                 await outbox.defer(session, row_id, lease, utcnow() + timedelta(seconds=wait), failed=True, error=reason)
             await session.commit()
+        return outcome
 
 
 def _kind(target: NotifyTarget) -> str:

@@ -87,6 +87,17 @@ def _new_turns(states: dict[int, dict]) -> list[tuple[int, int]]:
     return out
 
 
+def _play_hidden(srv, code: str, tokens: list[str], actions: int, told: dict, seed: int) -> list[tuple[int, int]]:
+    """Every seat's page hidden, `actions` actions played as `_play_when_told` does → its turns."""
+    async def go():
+        clients = await _hidden_clients(srv, code, tokens)
+        turns = await _play_when_told(clients, actions, told, seed=seed)
+        for c in clients:
+            await c.close()
+        return turns
+    return asyncio.run(go())
+
+
 async def _hidden_clients(srv, code: str, tokens: list[str]) -> list[Client]:
     clients = [await Client.open(srv.ws_url, code, t, seat=i) for i, t in enumerate(tokens)]
     for c in clients:
@@ -108,14 +119,7 @@ def test_each_turn_once_by_push_apprise_and_webhook_with_public_words_only(own_s
     assert r.status_code == 200, r.text
     start(srv.base_url, code, tokens[0])
     told = {0: lambda: len(hook.to("ann")), 1: lambda: len(push.received)}
-
-    async def go():
-        clients = await _hidden_clients(srv, code, tokens)
-        turns = await _play_when_told(clients, 14, told, seed=31)
-        for c in clients:
-            await c.close()
-        return turns
-    turns = asyncio.run(go())
+    turns = _play_hidden(srv, code, tokens, 14, told, seed=31)
     bens = [t for t in turns if t[1] == 1]
     anns = [t for t in turns if t[1] == 0]
     assert len(bens) >= 2 and len(anns) >= 2
@@ -555,14 +559,7 @@ def test_signing_out_other_devices_keeps_ones_own_notifications(own_servers, rec
     assert got["apprise"] and got["failed"] is None, got
     start(srv.base_url, code, tokens[0])
     told = {0: lambda: 10 ** 6, 1: lambda: len(hook.to("ben"))}
-
-    async def go():
-        clients = await _hidden_clients(srv, code, tokens)
-        turns = await _play_when_told(clients, 8, told, seed=11)
-        for c in clients:
-            await c.close()
-        return turns
-    turns = asyncio.run(go())
+    turns = _play_hidden(srv, code, tokens, 8, told, seed=11)
     bens = [t for t in turns if t[1] == 1]
     assert bens and len(hook.wait(len(bens))) >= len(bens)
     rows = asyncio.run(_outbox(srv.database_url, code))

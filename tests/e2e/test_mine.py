@@ -6,6 +6,19 @@ from __future__ import annotations
 from .helpers import choose_token, create_room, goto, join_room, my_seat
 
 
+def _started_seat_link(alice, base: str, code: str) -> str:
+    """Alice (the host) starts the game and opens "Other device" → the seat link shown."""
+    alice.click("#start-btn")
+    alice.wait_for_selector("#players .player")
+    if alice.locator("dialog#decision[open]").count():
+        alice.keyboard.press("Escape")
+    alice.click("#seat-link")
+    alice.wait_for_selector("#seat-link-qr svg")
+    url = alice.input_value("#seat-link-url")
+    assert url.startswith(f"{base}/r/{code}#seat=")
+    return url
+
+
 def _mine_api(page) -> list[dict]:
     return page.evaluate("async () => (await fetch('/api/mine')).json()")
 
@@ -57,14 +70,7 @@ def test_seat_link_signs_in_another_device_until_signed_out(e2e_server, new_page
     assert bob.input_value("#seat-link-url").startswith(f"{base}/r/{code}#seat=")
     bob.keyboard.press("Escape")
     bob.wait_for_selector("#seat-link-dialog", state="detached")
-    alice.click("#start-btn")
-    alice.wait_for_selector("#players .player")
-    if alice.locator("dialog#decision[open]").count():
-        alice.keyboard.press("Escape")
-    alice.click("#seat-link")
-    alice.wait_for_selector("#seat-link-qr svg")
-    url = alice.input_value("#seat-link-url")
-    assert url.startswith(f"{base}/r/{code}#seat=")
+    url = _started_seat_link(alice, base, code)
     for key in ["Tab"] * 7 + ["Shift+Tab"] * 7:  # the focus stays in the dialog both ways
         alice.keyboard.press(key)
         assert alice.evaluate("document.getElementById('seat-link-dialog').contains(document.activeElement)"), key
@@ -153,13 +159,7 @@ def test_a_seat_link_never_takes_this_browsers_other_seat_without_asking(e2e_ser
     alice, bob = new_page(), new_page()
     code = create_room(alice, base, "Alice", public=False)
     join_room(bob, base, code, "Bob")
-    alice.click("#start-btn")
-    alice.wait_for_selector("#players .player")
-    if alice.locator("dialog#decision[open]").count():
-        alice.keyboard.press("Escape")
-    alice.click("#seat-link")
-    alice.wait_for_selector("#seat-link-qr svg")
-    url = alice.input_value("#seat-link-url")
+    url = _started_seat_link(alice, base, code)
     asked: list[str] = []
 
     def answer(accept: bool):
