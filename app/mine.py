@@ -10,6 +10,8 @@ the deck or a token.
 """
 from __future__ import annotations
 
+import math
+
 from collections.abc import Mapping
 from datetime import datetime
 
@@ -90,7 +92,7 @@ def _entry(room: Room, you: int, last, chat_id: int | None, root: str) -> dict:
     playing = room.status == "playing"
     now = utcnow()
     paused = playing and room.paused_at is not None
-    left = (max(0, int((room.deadline_at - room.paused_at).total_seconds()))
+    left = (max(0, math.ceil((room.deadline_at - room.paused_at).total_seconds()))  # as the table's clock
             if paused and room.deadline_at is not None else None)
     return {
         "code": room.code, "url": room_url(room.code, root), "status": room.status, "game": room.game_no,

@@ -3,7 +3,10 @@
 // and, on your own turn, in the tab title; screen readers hear it (the polite #announce region)
 // at 30 and 10 seconds left on your own turn, not at every tick. Paused while the socket is down.
 import { h, Component } from "../vendor/preact.js";
-import { t, onLangChange, currentLang } from "./i18n.js";
+import { t, onLangChange } from "./i18n.js";
+import { durationText } from "./duration.js";
+
+export { durationText, limitText } from "./duration.js";
 import { announce } from "./keys.js";
 
 let clock = null, at = 0, timer = null, said = new Set(), mine = false, onTick = null, stop = null;
@@ -36,19 +39,6 @@ export function idleS() { return clock ? (clock.turn_ms + now() - at) / 1000 : n
 
 /** The seconds left, or "" without a timer. */
 export function clockText() { const s = leftS(); return s === null ? "" : durationText(s); }
-
-/** `s` seconds: "m:ss", else "7 h 12 min", else "1 d 3 h". */
-export function durationText(s) {
-  const d = Math.floor(s / 86400), hr = Math.floor(s / 3600) % 24, m = Math.floor(s / 60) % 60;
-  return d ? d + " d " + hr + " h" : hr ? hr + " h " + m + " min" : m + ":" + String(s % 60).padStart(2, "0");
-}
-
-const unit = (n, u) => new Intl.NumberFormat(currentLang(), { style: "unit", unit: u, unitDisplay: "long" }).format(n);
-/** "30 s", "1 min", "1 day" … for a timer of `s` seconds; "no timer" for none. */
-export function limitText(s) {
-  return !s ? t("timer.off") : s % 3600 ? s % 60 ? t("timer.s", { n: s }) : t("timer.min", { n: s / 60 })
-    : s % 86400 ? unit(s / 3600, "hour") : unit(s / 86400, "day");
-}
 
 onLangChange(draw);
 

@@ -6,6 +6,7 @@ import { h, render } from "../vendor/preact.js";
 import { toast, appUrl } from "./dom.js";
 import { initI18n, t, tn, onLangChange, listParts, loadPart, currentLang } from "./i18n.js";
 import { whenText } from "./pacetext.js";
+import { durationText } from "./duration.js";
 import { api, LiveSocket } from "./net.js";
 import { errorText, nameTag } from "./common.js";
 import { logLine } from "./logview.js";
@@ -27,21 +28,16 @@ function readSeen() {
   return seen;
 }
 
-function clockText(s) {
-  const m = Math.floor(s / 60) % 60;
-  if (s >= 3600) return t("mine.hours", { n: Math.floor(s / 3600), m: String(m).padStart(2, "0") });
-  return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
-}
 
 function leftView(r, now) {
   const s = secondsLeft(r, now);
   if (r.paused) {  // the host's pause: the time stands still (app/pace.py)
     return h("span", { class: "mine-left paused" }, h("span", { class: "badge" }, t("mine.paused")),
-      s === null ? null : " " + t("mine.left", { time: clockText(s) }));
+      s === null ? null : " " + t("mine.left", { time: durationText(s) }));
   }
   if (s === null) return null;
   return h("span", { class: "mine-left" + (s <= 60 ? " soon" : ""), role: "timer" },
-    t("mine.left", { time: clockText(s) }));
+    t("mine.left", { time: durationText(s) }));
 }
 
 /** "Bob: away until Tue 14:00" for each player away now (turn-based), in the viewer's zone. */

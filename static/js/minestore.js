@@ -40,7 +40,7 @@ export function unread(r, seen) {
 export function secondsLeft(r, now) {
   if (r.paused) return r.left_s ?? null;
   if (!r.deadline) return null;
-  return Math.max(0, Math.round((Date.parse(r.deadline) - now) / 1000));
+  return Math.max(0, Math.ceil((Date.parse(r.deadline) - now) / 1000));  // as the table's clock.js
 }
 
 /** The rooms in groups, in the server's order within each: {turn, playing, waiting, over}

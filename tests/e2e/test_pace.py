@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from .conftest import E2EServer
 from .helpers import create_room, goto, join_room
 
-TEST_S = 7200  # TURN_BASED_TEST_S: two hours, so the clock shows the long form ("1 h 59 min")
+TEST_S = 7200  # TURN_BASED_TEST_S: two hours, so the clock shows the long form ("1 hr 59 min", the same words as My games)
 
 
 @pytest.fixture
@@ -48,7 +48,7 @@ def test_turn_based_room_with_away_and_pause(turn_server, new_page, shots):
     for page in (host, bob):
         page.wait_for_selector("#players .player")
     # The clock of a long limit reads in hours and minutes (whoever is to act: it is shown to all)
-    expect(host.locator("#clock")).to_have_text(re.compile(r"^[12] h \d+ min$"))
+    expect(host.locator("#clock")).to_have_text(re.compile(r"^[12] hr \d+ min$"))
 
     # Bob: away until a time in the dialog (his local time, Tokyo)
     if bob.locator("#decision[open]").count():
@@ -99,6 +99,8 @@ def test_turn_based_room_with_away_and_pause(turn_server, new_page, shots):
     expect(mine.locator(f".mine-item[data-code='{code}'] .mine-left.paused")).to_contain_text("Paused")
     expect(mine.locator(f".mine-item[data-code='{code}'] .mine-away")).to_contain_text(re.compile(r"Bob: away until \w{3} 06:00"))
     shown = mine.inner_text(f".mine-item[data-code='{code}'] .mine-left")
+    # the same words as the table's clock (one formatter, duration.js): "Paused · 1 hr 59 min left"
+    assert host.locator("#clock").inner_text() in shown, (shown, host.locator("#clock").inner_text())
     mine.wait_for_timeout(1200)
     assert mine.inner_text(f".mine-item[data-code='{code}'] .mine-left") == shown
     mine.screenshot(path=str(shots / "mine-paused.png"))

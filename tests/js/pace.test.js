@@ -9,10 +9,10 @@ test("time left: m:ss below an hour, then hours and minutes, then days and hours
   assert.equal(durationText(0), "0:00");
   assert.equal(durationText(59), "0:59");
   assert.equal(durationText(3599), "59:59");
-  assert.equal(durationText(3600), "1 h 0 min");
-  assert.equal(durationText(7 * 3600 + 12 * 60 + 30), "7 h 12 min");
-  assert.equal(durationText(86400 + 3 * 3600 + 59), "1 d 3 h");
-  assert.equal(durationText(3 * 86400), "3 d 0 h");
+  assert.equal(durationText(3600), "1 hr 0 min");
+  assert.equal(durationText(7 * 3600 + 12 * 60 + 30), "7 hr 12 min");
+  assert.equal(durationText(86400 + 3 * 3600 + 59), "1 day 3 hr");
+  assert.equal(durationText(3 * 86400), "3 days 0 hr");
 });
 
 test("the turn-based times per decision read as hours and days (Intl, in the page's language)", () => {

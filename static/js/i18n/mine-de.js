@@ -16,7 +16,6 @@ export default {
   "mine.left": "noch {time}",
   "mine.paused": "Pausiert",
   "mine.away": "{name}: abwesend bis {when}",
-  "mine.hours": "{n} Std. {m} Min.",
   "mine.room_of": "Raum von {name}",
   "mine.you": "Du: {name}",
   "mine.with": "mit {names}",

@@ -16,7 +16,6 @@ export default {
   "mine.left": "{time} left",
   "mine.paused": "Paused",
   "mine.away": "{name}: away until {when}",
-  "mine.hours": "{n} h {m} min",
   "mine.room_of": "{name}'s room",
   "mine.you": "You: {name}",
   "mine.with": "with {names}",
