@@ -49,6 +49,26 @@ def test_turn_based_room_with_away_and_pause(turn_server, new_page, shots):
         page.wait_for_selector("#players .player")
     # The clock of a long limit reads in hours and minutes (whoever is to act: it is shown to all)
     expect(host.locator("#clock")).to_have_text(re.compile(r"^[12] hr \d+ min$"))
+    # On a phone the table's top bar is two rows, also in German with the widest room code: the
+    # room and the page's buttons, then the turn line, the clock, Chat and the bell.
+    bob.set_viewport_size({"width": 360, "height": 640})
+    rows = bob.evaluate("""() => {
+      const code = document.querySelector('#room-code'), was = code.textContent;
+      code.textContent = 'WMWMWMWMWM';
+      const boxes = [...document.querySelector('.topbar').children].map(e => [e.className, e.getBoundingClientRect()])
+        .filter(([, r]) => r.width > 0).sort((x, y) => x[1].top - y[1].top);
+      const rows = [];  // a row starts at a box below every box of the row before
+      for (const [name, r] of boxes) {
+        const last = rows[rows.length - 1];
+        if (last && r.top < last.bottom) { last.names.push(name); last.bottom = Math.max(last.bottom, r.bottom); }
+        else rows.push({ names: [name], bottom: r.bottom });
+      }
+      code.textContent = was;
+      return rows.map(r => r.names);
+    }""")
+    assert len(rows) == 2, rows
+    assert "topnav" in " ".join(rows[0]) and "turn" in " ".join(rows[1]) and "chat-jump" in " ".join(rows[1]), rows
+    bob.set_viewport_size({"width": 1366, "height": 768})
 
     # Bob: away until a time in the dialog (his local time, Tokyo)
     if bob.locator("#decision[open]").count():
