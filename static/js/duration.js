@@ -1,12 +1,11 @@
-// Durations as people read them, one style on every page (the table's clock, the waiting room's
-// timer choice, the away dialog, My games): Intl's unit names in the page's language.
+// Durations in one style on every page (clock, timer choice, away dialog, My games), by Intl.
 import { t, currentLang } from "./i18n.js";
 
 const unit = (n, u, display) => new Intl.NumberFormat(currentLang(), {
   style: "unit", unit: u, unitDisplay: display }).format(n);
 
-/** `s` seconds left: "m:ss" below an hour, else "7 hr 12 min" (de "7 Std. 12 Min."), else
- *  "1 day 3 hr" (de "1 Tg. 3 Std."): Intl.NumberFormat's short units, so every page says it alike. */
+/** `s` seconds: "m:ss" below an hour, "7 hr 12 min" below a day, else "1 day 3 hr" (de "7 Std.
+ *  12 Min.", "1 Tg. 3 Std."). */
 export function durationText(s) {
   const d = Math.floor(s / 86400), hr = Math.floor(s / 3600) % 24, m = Math.floor(s / 60) % 60;
   if (d) return unit(d, "day", "short") + " " + unit(hr, "hour", "short");

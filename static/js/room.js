@@ -195,7 +195,8 @@ function mainView() {
 }
 
 function RoomPage() {
-  return [topBar(), h("main", { id: "main" }, mainView()), ctx.seat !== null && nfy && nfy.panel()];
+  return [topBar(), h("main", { id: "main" }, mainView()), ctx.seat !== null && nfy && nfy.panel(),
+    asking && askView(asking)];
 }
 
 function draw() { render(h(RoomPage), root); }
@@ -326,7 +327,9 @@ function onMessage(msg) {
       // from now on this page watches. A spectator's history and state follow; the room is
       // read again so the server deletes the stale seat cookie (the next socket is a spectator's).
       toast(t("room.seat_lost"));
-      forgetSeat().then((r) => r && r.you !== null && sock.reconnect());  // a new token in this browser's other tab
+      // A new token of this browser's other tab (Sign out other devices) may land after this
+      // frame: read a moment later, or the read with the old cookie deletes the new one.
+      setTimeout(() => forgetSeat().then((r) => r && r.you !== null && sock.reconnect()), 1500);
       ctx.chat.toEnd = true;
       redraw();
       break;
@@ -344,6 +347,17 @@ async function forgetSeat() {
   try { return await api("GET", `/api/rooms/${encodeURIComponent(code)}`); } catch { /* the socket says the rest */ }
 }
 
+// The page's one open question, drawn by ask.js (loaded when asked: the page's weight), or null.
+let asking = null, askView = null;
+/** Ask in the page's dialog → a promise of true ("yes") or false ("no", Escape). */
+async function ask(id, text, yes, no) {
+  ({ askView } = await import("./ask.js"));
+  return new Promise((resolve) => {
+    asking = { id, text, yes, no, answer: (v) => { asking = null; draw(); resolve(v); } };
+    draw();
+  });
+}
+
 /** Open a seat link's seat on this browser; one this browser already holds in the room is
  * given up only when the person says so (409 seat_link_other_seat). */
 async function claim(token) {
@@ -351,7 +365,8 @@ async function claim(token) {
   try { await api("POST", url, { token }); }
   catch (e) {
     if (e.code !== "seat_link_other_seat") { toast(errorText(e.code, e.fields)); return; }
-    if (!window.confirm(errorText(e.code, e.fields))) return;
+    const keep = t("link.keep_mine", { name: e.fields && e.fields.name });
+    if (!await ask("claim-ask", errorText(e.code, e.fields), t("link.take_other"), keep)) return;
     try { await api("POST", url, { token, replace: true }); }
     catch (e2) { toast(errorText(e2.code, e2.fields)); }
   }

@@ -3,6 +3,8 @@ your decision first, and follows a move of another player live; a seat link open
 browser context signs it in to the seat; after "Sign out other devices" that context watches."""
 from __future__ import annotations
 
+from playwright.sync_api import expect
+
 from .helpers import choose_token, create_room, goto, join_room, my_seat
 
 
@@ -152,38 +154,45 @@ def test_my_games_reads_on_a_phone_and_in_german(e2e_server, new_page, shots):
             mine.screenshot(path=str(shots / f"my-games-{locale[:2]}-{name}.png"), full_page=True)
 
 
-def test_a_seat_link_never_takes_this_browsers_other_seat_without_asking(e2e_server, new_page):
+def test_a_seat_link_never_takes_this_browsers_other_seat_without_asking(e2e_server, new_page, shots):
     """Bob's browser holds seat 1; he opens Alice's seat link in it. The page asks first
-    (seat_link_other_seat): "no" keeps his seat, "yes" takes the link's."""
+    (seat_link_other_seat) in its own dialog (ask.js, not the browser's confirm), German too:
+    "Keep Bob" (the focused answer) and Escape keep his seat, "Take the link's seat" takes it."""
     base = e2e_server.base_url
-    alice, bob = new_page(), new_page()
+    alice, bob = new_page(), new_page(locale="de-DE")
     code = create_room(alice, base, "Alice", public=False)
     join_room(bob, base, code, "Bob")
     url = _started_seat_link(alice, base, code)
-    asked: list[str] = []
+    native: list[str] = []
 
-    def answer(accept: bool):
-        def on(dialog):
-            asked.append(dialog.message)
-            dialog.accept() if accept else dialog.dismiss()
-        return on
+    def opened():
+        tab = bob.context.new_page()
+        tab.on("dialog", lambda d: (native.append(d.message), d.dismiss()))
+        tab.goto(url)
+        expect(tab.locator("#claim-ask")).to_be_visible()
+        return tab
 
-    tab = bob.context.new_page()
-    tab.once("dialog", answer(False))
-    tab.goto(url)
+    tab = opened()
+    expect(tab.locator("#claim-ask-text")).to_contain_text("schon als Bob")
+    expect(tab.locator("#claim-ask-no")).to_have_text("Bob behalten")
+    expect(tab.locator("#claim-ask-no")).to_be_focused()
+    tab.screenshot(path=str(shots / "seat-link-ask-de.png"))
+    tab.click("#claim-ask-no")
     tab.wait_for_selector("#players .player.mine")
-    assert len(asked) == 1 and "Bob" in asked[0] and "instead" in asked[0], asked
+    expect(tab.locator("#claim-ask")).to_have_count(0)
     assert my_seat(tab) == 1 and "#" not in tab.url
-    again = bob.context.new_page()
-    again.once("dialog", answer(True))
-    again.goto(url)
-    again.wait_for_function("() => document.querySelector('#players .player.mine') && 1")
-    assert len(asked) == 2
+    esc = opened()
+    esc.keyboard.press("Escape")
+    esc.wait_for_selector("#players .player.mine")
+    assert my_seat(esc) == 1
+    again = opened()
+    again.click("#claim-ask-yes")
     for _ in range(50):
-        if my_seat(again) == 0:
+        if again.locator("#players .player.mine").count() and my_seat(again) == 0:
             break
         again.wait_for_timeout(100)
     assert my_seat(again) == 0, "the link's seat, after he said yes"
+    assert native == [], native
 
 
 def test_my_games_is_reachable_from_the_table_on_a_laptop(e2e_server, new_page, shots):

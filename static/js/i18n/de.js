@@ -227,6 +227,8 @@ export default {
   "err.seat_link_invalid": "Dieser Platz-Link gilt nicht mehr: Sein Spieler hat andere Geräte abgemeldet.",
   "err.seat_link_other_seat": "Dieser Browser spielt in diesem Raum schon als {name}. " +
     "Stattdessen den Platz des Links nehmen? Der Platz von {name} bleibt dann nur auf deinen anderen Geräten.",
+  "link.take_other": "Platz des Links nehmen",
+  "link.keep_mine": "{name} behalten",
   "err.not_yet": "Noch nicht: möglich in {n} Sekunden.",
   "err.not_yet_one": "Noch nicht: möglich in 1 Sekunde.",
   "err.not_connected": "Das kann nur ein Spieler, der mit dem Spiel verbunden ist.",

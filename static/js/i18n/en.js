@@ -225,6 +225,8 @@ export default {
   "err.seat_link_invalid": "This seat link no longer works: its player signed out other devices.",
   "err.seat_link_other_seat": "This browser already plays {name} in this room. Take the link's seat instead? " +
     "{name}'s seat then stays only on your other devices.",
+  "link.take_other": "Take the link's seat",
+  "link.keep_mine": "Keep {name}",
   "err.not_yet": "Not yet: possible in {n} seconds.",
   "err.not_yet_one": "Not yet: possible in 1 second.",
   "err.not_connected": "Only a player connected to the game can do this.",
