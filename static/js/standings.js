@@ -21,7 +21,7 @@ export function standingsView(room) {
       h("thead", null, h("tr", null, th("st.player"), th("st.wins", "st.wins_title"),
         th("st.shared", "st.shared_title"), th("st.vp", "st.vp_title"), th("st.best", "st.best_title"))),
       h("tbody", null, s.players.map((p) => h("tr", { key: p.name, class: p.name === me ? "mine" : "" },
-        h("th", { scope: "row", class: "st-name" }, p.name, p.computer ? h("span", { "aria-hidden": "true" },
+        h("th", { scope: "row" }, p.name, p.computer ? h("span", { "aria-hidden": "true" },
           " ⚙") : null, p.name === me ? " (" + t("room.you") + ")" : null,
         h("span", { class: "st-games muted" }, tn("st.played_n", { n: p.played }))),
         h("td", { class: "num" }, String(p.wins)),
