@@ -118,6 +118,9 @@ class Room(Base):
     # migrations' code wrote them stay valid.
     pace: Mapped[str] = mapped_column(String(8), server_default="live")
     paused_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    # The standings of the room's finished games (migration 0012; app/standings.py `series`):
+    # rewritten when a game is stored in `games`, None before the first; never a game in play.
+    standings: Mapped[dict | None] = mapped_column(JSON(none_as_null=True), nullable=True)
 
     seats: Mapped[list[Seat]] = relationship(back_populates="room", order_by="Seat.seat",
                                              cascade="all, delete-orphan", passive_deletes=True)
@@ -185,7 +188,9 @@ class GameRow(Base):
     "bot_level", "computer"}] at the end; `log` = [{"version", "seat", "action_id", "action",
     "events", "at"}] (every event, private ones too: the game is over), stored packed in the
     column `packed_log` (`PackedJSON`: zlib of the JSON; migration 0009, before it a `log`
-    JSON column of the same list); `final_state` = the engine's full state JSON at the end."""
+    JSON column of the same list); `final_state` = the engine's full state JSON at the end;
+    `facts` = what the game adds to the room's standings (app/standings.py `game_facts`;
+    migration 0012)."""
 
     __tablename__ = "games"
     __table_args__ = (UniqueConstraint("room_id", "number", name="uq_games_room_number"),)
@@ -201,6 +206,7 @@ class GameRow(Base):
     final_state: Mapped[dict] = mapped_column(JSON, deferred=True)
     started_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     ended_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    facts: Mapped[dict | None] = mapped_column(JSON(none_as_null=True), nullable=True, deferred=True)
 
 
 class ChatMessage(Base):

@@ -22,6 +22,7 @@ from sqlalchemy.orm import undefer
 
 import engine
 
+from . import standings
 from .refusals import Refusal
 from .models import ActionRow, GameRow, Room, Seat
 from .rooms import iso
@@ -64,11 +65,12 @@ async def _current_state(session: AsyncSession, room: Room) -> dict:
     return await session.scalar(select(Room.state).where(Room.id == room.id))
 
 
-async def _stored_log(session: AsyncSession, room_id: int) -> tuple[list[dict], datetime | None]:
+async def _stored_log(session: AsyncSession, room_id: int) -> tuple[list[dict], datetime | None, list[dict]]:
     """The room's action rows as a record's log, with each row's `action` and `events` as their
     stored JSON text (`orjson.Fragment`: written into the packed log as they are, never parsed
-    here; the stored text is the engine's serializer's, app/db.py `json_text`), and the time of
-    the last action (None without any)."""
+    here; the stored text is the engine's serializer's, app/db.py `json_text`), the time of
+    the last action (None without any), and the game's sale events (parsed from the few rows
+    whose events hold one: the standings' facts, app/standings.py)."""
     a = ActionRow.__table__
     rows = (await session.execute(select(a.c.version, a.c.seat, a.c.action_id, cast(a.c.action, Text),
                                          cast(a.c.events, Text), a.c.created_at)
@@ -77,12 +79,24 @@ async def _stored_log(session: AsyncSession, room_id: int) -> tuple[list[dict], 
     log = [{"version": version, "seat": seat, "action_id": action_id, "action": fragment(action),
             "events": fragment(events), "at": iso(at)}
            for version, seat, action_id, action, events, at in rows]
-    return log, (rows[-1][5].replace(microsecond=0) if rows else None)
+    sales = [e for row in rows if row[4] and '"sale"' in row[4] for e in orjson.loads(row[4])
+             if e.get("type") == "sale"]
+    return log, (rows[-1][5].replace(microsecond=0) if rows else None), sales
 
 
-async def _stored_state(session: AsyncSession, room: Room) -> orjson.Fragment:
-    """The room's state snapshot as its stored JSON text (`orjson.Fragment`, not parsed)."""
-    return orjson.Fragment(await session.scalar(select(cast(Room.state, Text)).where(Room.id == room.id)))
+async def _stored_state(session: AsyncSession, room: Room) -> str:
+    """The room's state snapshot as its stored JSON text."""
+    return await session.scalar(select(cast(Room.state, Text)).where(Room.id == room.id))
+
+
+def _game_values(room_id: int, room, players: list[dict], state: str, log: list[dict], ended, sales: list[dict]):
+    """A finished game's `games` row values (`store_game`): the room's game columns, the
+    players, the packed log, the final state as its stored text (`orjson.Fragment`) and the
+    game's facts for the standings (app/standings.py `game_facts`: the state parsed once)."""
+    return {"room_id": room_id, "number": room.game_no, "rules_version": room.rules_version,
+            "seed": room.seed, "num_players": room.num_players, "players": players, "log": log,
+            "final_state": orjson.Fragment(state), "started_at": room.started_at, "ended_at": ended,
+            "facts": standings.game_facts(room.game_no, players, orjson.loads(state), sales)}
 
 
 def _stamp(ts) -> str | None:
@@ -104,11 +118,8 @@ async def finished_game_values(session: AsyncSession, room: Room) -> dict | None
     (`_stored_log`): a game's log is written without being parsed (about 200 actions)."""
     if await _archived_number(session, room):
         return None
-    log, ended = await _stored_log(session, room.id)
-    return {"room_id": room.id, "number": room.game_no, "rules_version": room.rules_version,
-            "seed": room.seed, "num_players": room.num_players, "players": _players(room), "log": log,
-            "final_state": await _stored_state(session, room), "started_at": room.started_at,
-            "ended_at": ended}
+    log, ended, sales = await _stored_log(session, room.id)
+    return _game_values(room.id, room, _players(room), await _stored_state(session, room), log, ended, sales)
 
 
 async def store_game(session: AsyncSession, values: dict) -> bool:
@@ -116,11 +127,14 @@ async def store_game(session: AsyncSession, values: dict) -> bool:
     has one of that number: the rematch and `compact_finished` may cross (two processes on
     PostgreSQL), and both build the same row from the same action rows, so the first one
     stored stays (`INSERT … ON CONFLICT (room_id, number) DO NOTHING`). → True when this call
-    inserted it."""
+    inserted it; then the room's standings count it (`standings.refresh`, same transaction)."""
     insert = postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert
     result = await session.execute(insert(GameRow).values(**values)
                                    .on_conflict_do_nothing(index_elements=["room_id", "number"]))
-    return result.rowcount == 1
+    if result.rowcount != 1:
+        return False
+    await standings.refresh(session, values["room_id"])
+    return True
 
 
 async def drop_current_log(session: AsyncSession, room: Room) -> None:
@@ -151,11 +165,9 @@ async def compact_finished(session: AsyncSession, room_id: int) -> bool:
     if not rows or rows[0].status != "over" or rows[0].seed is None:
         return False
     room = rows[0]
-    log, ended = await _stored_log(session, room_id)
-    values = {"room_id": room_id, "number": room.game_no, "rules_version": room.rules_version,
-              "seed": room.seed, "num_players": room.num_players,
-              "players": _players_of([row for row in rows if row.seat is not None]), "log": log,
-              "final_state": orjson.Fragment(room.state), "started_at": room.started_at, "ended_at": ended}
+    log, ended, sales = await _stored_log(session, room_id)
+    values = _game_values(room_id, room, _players_of([row for row in rows if row.seat is not None]), room.state,
+                          log, ended, sales)
     if not await store_game(session, values):
         return False  # compacted already (or archived by a rematch that crossed)
     still_over = exists().where(Room.id == room_id, Room.status == "over", Room.game_no == room.game_no)
@@ -183,7 +195,8 @@ async def finished_games(session: AsyncSession, room: Room) -> dict:
 
 
 async def game_record(session: AsyncSession, room: Room, number: int) -> dict:
-    """The record of game `number` of the room (the JSON of docs/record.schema.json).
+    """The record of game `number` of the room (the JSON of docs/record.schema.json), with the
+    room's standings up to and including that game (app/standings.py `upto`).
 
     404 `game_not_found` for a number the room never had; 409 `game_not_over` for the current
     game before its end (nothing of a running game is in any record)."""
@@ -204,6 +217,8 @@ async def game_record(session: AsyncSession, room: Room, number: int) -> dict:
         raise Refusal("game_not_found")
     final = engine.GameState.from_json(state)
     events = [e for a in log for e in a["events"]]
+    result = engine.game_result(final, events)
+    current = None if g is not None else standings.game_facts(number, players, state, events)
     return {
         "format": FORMAT, "format_version": FORMAT_VERSION, "room": room.code, "game": number,
         "rules_version": rules_version, "seed": seed, "num_players": n,
@@ -211,5 +226,6 @@ async def game_record(session: AsyncSession, room: Room, number: int) -> dict:
         "actions": [{"version": a["version"], "seat": a["seat"], "action": a["action"],
                      "at": a["at"], "events": a["events"]} for a in log],
         "final_state": state,
-        "result": engine.game_result(final, events),
+        "result": result,
+        "standings": await standings.upto(session, room.id, number, current),
     }

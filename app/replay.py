@@ -90,7 +90,23 @@ def text_log(record: dict) -> str:
         out.append(f"  {p['rank']}. {name(p['seat'])}: {p['vp']} VP ({colours}), {p['tokens']} tokens")
     winners = " and ".join(name(w) for w in r["winners"])
     out.append(f"Winner{'s (shared win)' if r['shared'] else ''}: {winners}")
+    out += standings_text(record.get("standings"))
     return "\n".join(out) + "\n"
+
+
+def standings_text(standings: dict | None) -> list[str]:
+    """The text record's lines of the room's standings up to this game (app/standings.py)."""
+    if not standings:
+        return []
+    out = ["", f"Standings after {standings['games']} game{'s' if standings['games'] != 1 else ''} in this room "
+           "(wins, shared wins, VP per game, best sale):"]
+    for p in standings["players"]:
+        best = p["best_sale"]
+        sale = f"{best['vp']} VP ({best['color']}, game {best['game']})" if best else "none"
+        vps = ", ".join("-" if v is None else str(v) for v in p["by_game"])
+        out.append(f"  {p['name']}: {p['played']} played, {p['wins']} won, {p['shared_wins']} shared, "
+                   f"{p['vp_per_game']:g} VP per game ({vps}), best sale {sale}")
+    return out
 
 
 def action_text(action: dict) -> str:

@@ -334,4 +334,5 @@ def summary(room: Room, connected: set[int], you: int | None,
         "pace": room.pace or pace.LIVE,
         "turn_based_limits": turn_based if turn_based is not None else list(pace.TURN_BASED_LIMITS),
         "paused_at": iso(room.paused_at) if room.paused_at is not None else None,
+        "standings": room.standings,  # the finished games only (app/standings.py); None before the first
     }

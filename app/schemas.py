@@ -169,6 +169,37 @@ class PlayerOut(BaseModel):
     away_left_s: int = 0  # seconds of away this seat may still set in this game (of 7 days)
 
 
+class BestSaleOut(BaseModel):
+    """A name's best single sale of the series (app/standings.py): most VPs; `value` in coins."""
+
+    game: int
+    vp: int
+    value: int
+    color: str
+
+
+class StandingRowOut(BaseModel):
+    """One name's line of the standings (app/standings.py `series`)."""
+
+    name: str
+    computer: bool
+    played: int
+    wins: int          # won alone
+    shared_wins: int   # won tied with others (R-end-2)
+    vp: int
+    vp_per_game: float
+    by_game: list[int | None]  # its VPs in each game of `numbers` (null: not at the table)
+    best_sale: BestSaleOut | None
+
+
+class StandingsOut(BaseModel):
+    """The room's series of finished games (docs/protocol.md "The standings")."""
+
+    games: int
+    numbers: list[int]
+    players: list[StandingRowOut]
+
+
 class RoomOut(BaseModel):
     """The room summary (GET /api/rooms/{code} and the WebSocket `room` message)."""
 
@@ -190,6 +221,7 @@ class RoomOut(BaseModel):
     pace: Literal["live", "turn"] = "live"  # turn: a turn-based room (turn_limit_s of turn_based_limits)
     turn_based_limits: list[int] = [3600, 28800, 86400, 259200]  # the turn-based times the host may choose
     paused_at: str | None = None  # ISO 8601 UTC: the host paused the game then (null: running)
+    standings: StandingsOut | None = None  # the finished games of the room added up (null: none yet)
 
 
 class LobbySeatOut(BaseModel):

@@ -9,6 +9,7 @@ import { toast, appUrl } from "./dom.js";
 import { colorChip, COLORS } from "./cards.js";
 import { errorText, nameTag } from "./common.js";
 import { hold, moveOn, nextStarted, noticeView, loadTexts } from "./nextgame.js";
+import { standingsView } from "./standings.js";
 
 const enc = encodeURIComponent;
 const gamePath = (code, n) => appUrl(`/r/${enc(code)}/games/${n}`);
@@ -77,6 +78,7 @@ export function resultMore(ctx) {
       name(p.seat), ": ",
       p.sales.map((x, i) => [i ? ", " : "", tn("res.sale", { color: colorChip(x.color, false), count: x.cards.length,
         price: x.price, raw: x.price * x.cards.length, value: x.value, vp: x.vp })])))),
+    standingsView(room),
     ctx.seat !== null && !nextStarted(ctx) ? h("p", null, h("button", { type: "button",
       class: "btn primary big-btn", id: "again-btn", onClick: () => { moveOn(ctx); again(room); } },
     "↻ " + t("res.play_again")),
@@ -109,5 +111,6 @@ export function rematchView(room) {
       me && room.you !== room.host_seat ? h("button", { type: "button", class: "btn", id: "leave-btn",
         onClick: () => post(base + "/leave") }, t("again.leave")) : null),
     h("p", { class: "muted" }, t("again.host_starts")),
+    standingsView(room),
     h("p", null, earlierView(room)));
 }

@@ -162,3 +162,19 @@ test("chat: the history replaces the messages, a message comes once, the last 20
   s = run([[{ type: "loaded", room: summary() }], [{ type: "room", room: summary({ game: 2 }) }]], s);
   assert.equal(s.messages.length, 200);
 });
+
+test("the standings come with the room summary; a later game's presence leaves the result's standings", () => {
+  const standings = (n) => ({ games: n, numbers: [...Array(n).keys()].map((k) => k + 1), players: [
+    { name: "Ann", computer: false, played: n, wins: n, shared_wins: 0, vp: 12 * n, vp_per_game: 12,
+      by_game: Array(n).fill(12), best_sale: null }] });
+  let s = run([[{ type: "room", room: summary({ status: "over", standings: standings(1) }) }]]);
+  assert.equal(s.room.standings.games, 1);
+  // Game 2 waits while this page still shows game 1's result: its presence only.
+  s = reduce(s, { type: "presence", room: summary({ game: 2, standings: standings(1) }) });
+  assert.deepEqual(s.room.standings, standings(1));
+  // Game 2's end: its summary counts it.
+  s = reduce(s, { type: "room", room: summary({ game: 2, status: "over", standings: standings(2) }) });
+  assert.equal(s.room.standings.games, 2);
+  // A summary without standings (an older server, a first game) has none.
+  assert.equal(run([[{ type: "room", room: summary() }]]).room.standings, undefined);
+});

@@ -43,6 +43,7 @@ class Attempt:
     committed: ActionApplied | None = None  # set once the action is committed
     timed_out: bool = False                 # decided for its seat at a time-out (timeouts.py)
     handed_over: RoomChanged | None = None  # ... which handed the seat to a computer player
+    archived: RoomChanged | None = None  # ... which ended the game, now stored in `games`
 
     def note(self, outcome: str, at: int | None = None) -> None:
         """One log line per action outcome: its type and outcome code, never its payload

@@ -32,7 +32,7 @@ from ...db import database_unavailable
 from ...models import ActionRow
 from ...refusals import Refusal
 from ...store import games as store
-from ..events import ActionApplied, Events
+from ..events import ActionApplied, Events, RoomChanged
 from ..fanout.base import Fanout
 from ..room.held import Held
 from ..room.lock import Tables
@@ -98,6 +98,8 @@ class Actions:
         await self.events.publish(applied)
         if attempt.handed_over is not None:
             await self.events.publish(attempt.handed_over)
+        if attempt.archived is not None:
+            await self.events.publish(attempt.archived)
         return True
 
     async def _apply(self, table: Table, attempt: Attempt, bot_level: str | None) -> ActionApplied | bool:
@@ -155,21 +157,25 @@ class Actions:
                 attempt.handed_over = await timeouts.hand_over(held, seat)
             attempt.committed = ActionApplied(attempt.code, new_version, bool(table.bot_levels))
             held.publish(Update(caught=[(new_version, events)]))  # each seat's events and state
+            if engine.is_over(new_state):
+                # Stored as its `games` row first, so the summary's standings count it.
+                await self._compact(held, attempt)
             if (engine.is_over(new_state) or attempt.handed_over is not None) and held.watched():
                 held.publish(await held.sync(), summary=True)  # the room as committed now
-            if engine.is_over(new_state):
-                await self._compact(held)
         return attempt.committed
 
     @staticmethod
-    async def _compact(held: Held) -> None:
+    async def _compact(held: Held, attempt: Attempt) -> None:
         """After a game's last action, under the lock: the finished game is stored as its
         `games` row and its action rows go (`records.compact_finished`: ~51 KB → ~11 KB on
-        SQLite, docs/performance.md "Stored size of a game"). The action is committed and sent
-        already; a failure here only leaves the rows (a rematch archives the game then)."""
+        SQLite, docs/performance.md "Stored size of a game"), the room's standings count it
+        (app/standings.py); the other processes hear of it (`attempt.archived`: their summary
+        may have been read before). The action is committed and sent already; a failure here
+        only leaves the rows (a rematch archives the game then)."""
         try:
             if await records.compact_finished(held.session, held.table.room_id):
                 await held.session.commit()
+                attempt.archived = RoomChanged(held.table.code, "over", False)
         except Exception as exc:
             await held.session.rollback()
             if not database_unavailable(exc):
