@@ -25,7 +25,10 @@ async function call(method, path, body) {
       ...(body ? { "Content-Type": "application/json" } : {}) }, body: body ? JSON.stringify(body) : undefined });
   } catch (e) { throw new ApiError("network", String(e), 0); }
   const data = res.status === 204 ? null : await res.json().catch(() => null);
-  if (!res.ok) { const err = (data && data.error) || {}; throw new ApiError(err.code || "unknown", "", res.status, err); }
+  if (!res.ok) {
+    const err = (data && data.error) || {};
+    throw new ApiError(err.code || "unknown", "", res.status, err);
+  }
   return data;
 }
 
@@ -101,7 +104,7 @@ function noticeView() {
   return h("section", { class: "panel", "aria-labelledby": "notice-h" },
     h("h2", { id: "notice-h" }, t("admin.notice_h")),
     h("p", { id: "notice-now" }, n ? [t("admin.notice_now") + " ",
-      n.restart_at ? t("admin.restart_at", { time: when(n.restart_at) }) + " " : "", n.text ? "“" + n.text + "”" : ""]
+      n.restart_at ? t("admin.restart_at", { time: when(n.restart_at) }) + " " : "", n.text ? t("admin.quoted", { text: n.text }) : ""]
       : h("span", { class: "muted" }, t("admin.no_notice"))),
     h("form", { class: "adm-form", id: "notice-form", onSubmit: setNotice },
       h("label", null, t("admin.restart_in"), h("select", { name: "minutes", id: "notice-minutes" },
@@ -130,7 +133,8 @@ function roomView(r) {
         h("span", { class: "badge" }, t("pace." + r.pace)),
         h("span", { class: "badge" }, t("admin.game", { n: r.game }))),
       h("ul", { class: "adm-seats" }, r.players.map(seatView)),
-      h("p", { class: "muted adm-times" }, t("admin.times", { active: when(r.active_at), created: when(r.created_at) }))),
+      h("p", { class: "muted adm-times" },
+        t("admin.times", { active: when(r.active_at), created: when(r.created_at) }))),
     h("button", { class: "btn small", type: "button", onClick: () => confirmClose(r.code),
       "aria-label": t("admin.close") + ": " + r.code }, t("admin.close")));
 }
@@ -138,9 +142,10 @@ function roomView(r) {
 function roomsView() {
   return h("section", { class: "panel", "aria-labelledby": "rooms-h" },
     h("div", { class: "adm-head" }, h("h2", { id: "rooms-h" }, t("admin.rooms_h", { n: S.rooms.length })),
-      h("span", null, S.at && h("span", { class: "muted" }, t("admin.updated", { time: S.at.toLocaleTimeString(
-        currentLang()) })), " ", h("button", { class: "btn small", type: "button", id: "admin-refresh", onClick: refresh },
-        t("admin.refresh")))),
+      h("span", null,
+        S.at && h("span", { class: "muted" }, t("admin.updated", { time: S.at.toLocaleTimeString(currentLang()) })),
+        " ", h("button", { class: "btn small", type: "button", id: "admin-refresh", onClick: refresh },
+          t("admin.refresh")))),
     S.rooms.length ? h("ul", { class: "adm-rooms", id: "admin-rooms" }, S.rooms.map(roomView))
       : h("p", { class: "muted" }, t("admin.no_rooms")));
 }

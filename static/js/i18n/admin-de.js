@@ -12,6 +12,7 @@ export default {
   "admin.notice_now": "Jetzt an jedem Tisch zu sehen:",
   "admin.no_notice": "Es wird kein Hinweis gezeigt.",
   "admin.restart_at": "Neustart um {time}.",
+  "admin.quoted": "„{text}“",
   "admin.restart_in": "Neustart in",
   "admin.no_restart": "kein Neustart",
   "admin.minutes_one": "1 Minute",

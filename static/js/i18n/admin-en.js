@@ -12,6 +12,7 @@ export default {
   "admin.notice_now": "Shown on every table now:",
   "admin.no_notice": "No notice is shown.",
   "admin.restart_at": "restart at {time}.",
+  "admin.quoted": "“{text}”",
   "admin.restart_in": "Restart in",
   "admin.no_restart": "no restart",
   "admin.minutes_one": "1 minute",

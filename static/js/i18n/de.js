@@ -33,6 +33,7 @@ export default {
   "room.copy_failed": "Kopiere den Link aus dem Feld.",
   "room.sound": "Ton, wenn du dran bist",
   "room.loading": "Lädt…",
+  "room.closed_h": "Raum geschlossen",
   "room.closed": "Der Betreiber dieses Servers hat diesen Raum geschlossen. Das Spiel kann hier nicht weitergehen.",
   "notice.restart_in": "Der Server startet in {time} neu",
   "notice.restart_now": "Der Server startet jetzt neu",

@@ -33,6 +33,7 @@ export default {
   "room.copy_failed": "Copy the link from the box.",
   "room.sound": "Sound when it is your turn",
   "room.loading": "Loading…",
+  "room.closed_h": "Room closed",
   "room.closed": "The host of this server closed this room. The game cannot go on here.",
   "notice.restart_in": "The server restarts in {time}",
   "notice.restart_now": "The server restarts now",
