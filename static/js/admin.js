@@ -104,7 +104,8 @@ function noticeView() {
   return h("section", { class: "panel", "aria-labelledby": "notice-h" },
     h("h2", { id: "notice-h" }, t("admin.notice_h")),
     h("p", { id: "notice-now" }, n ? [t("admin.notice_now") + " ",
-      n.restart_at ? t("admin.restart_at", { time: when(n.restart_at) }) + " " : "", n.text ? t("admin.quoted", { text: n.text }) : ""]
+      n.restart_at ? t("admin.restart_at", { time: when(n.restart_at) }) + " " : "",
+      n.text ? t("admin.quoted", { text: n.text }) : ""]
       : h("span", { class: "muted" }, t("admin.no_notice"))),
     h("form", { class: "adm-form", id: "notice-form", onSubmit: setNotice },
       h("label", null, t("admin.restart_in"), h("select", { name: "minutes", id: "notice-minutes" },
