@@ -38,7 +38,7 @@ export default {
   "notice.restart_in": "Der Server startet in {time} neu",
   "notice.restart_now": "Der Server startet jetzt neu",
   "notice.restart_min_one": "Der Server startet in etwa 1 Minute neu",
-  "notice.restart_min_other": "Der Server startet in etwa {n} Minuten neu",
+  "notice.restart_min": "Der Server startet in etwa {n} Minuten neu",
   "notice.restart_min_zero": "Der Server startet jetzt neu",
   "room.not_found": "Es gibt keinen Raum mit diesem Code.",
   "room.back_home": "Zur Startseite",

@@ -38,7 +38,7 @@ export default {
   "notice.restart_in": "The server restarts in {time}",
   "notice.restart_now": "The server restarts now",
   "notice.restart_min_one": "The server restarts in about 1 minute",
-  "notice.restart_min_other": "The server restarts in about {n} minutes",
+  "notice.restart_min": "The server restarts in about {n} minutes",
   "notice.restart_min_zero": "The server restarts now",
   "room.not_found": "There is no room with this code.",
   "room.back_home": "Back to the start page",
