@@ -28,13 +28,13 @@ _BAD = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}  # as a chat message: no contr
 
 def check_notice(restart_in_min: int | None, text: str | None, now: datetime | None = None) -> tuple[datetime | None, str | None]:
     """The notice a host typed → (restart_at (UTC, naive, whole seconds) or None, text or None).
-    The text is NFC, trimmed; a blank one counts as none. Raises the Refusal `notice_empty`
-    (neither), `notice_bad_minutes` (not 1..RESTART_MAX_MINUTES), `notice_too_long`,
+    The text is NFC, trimmed. Raises the Refusal `notice_empty` (neither, or a text with
+    nothing visible), `notice_bad_minutes` (not 1..RESTART_MAX_MINUTES), `notice_too_long`,
     `notice_bad_char` (a control, format or invisible character)."""
     if text is not None:
         text = unicodedata.normalize("NFC", text).strip()
         if not text or all(c.isspace() or ord(c) in INVISIBLE for c in text):
-            text = None
+            raise Refusal("notice_empty")  # a text given must say something (null: none)
     if restart_in_min is None and text is None:
         raise Refusal("notice_empty")
     if restart_in_min is not None and not 1 <= restart_in_min <= RESTART_MAX_MINUTES:

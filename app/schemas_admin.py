@@ -4,9 +4,20 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
+from .admin import NOTICE_MAX_CHARS, RESTART_MAX_MINUTES
 from .schemas import BotLevel, RoomStatus
+
+#: What NoticeIn takes, said in its schema (the handler checks it: app/admin.py `check_notice`,
+#: so a body outside it gets the notice's own codes, not `bad_request`): a restart 1 to 1440
+#: minutes away and/or a text of 1 to 200 characters with something visible and no control or
+#: invisible characters (the format `notice-text`), at least one of them.
+_MINUTES = {"anyOf": [{"type": "integer", "minimum": 1, "maximum": RESTART_MAX_MINUTES}, {"type": "null"}]}
+_TEXT = {"anyOf": [{"type": "string", "minLength": 1, "maxLength": NOTICE_MAX_CHARS, "format": "notice-text"},
+                   {"type": "null"}]}
+_ONE_OF_THEM = {"anyOf": [{"properties": {"restart_in_min": {"type": "integer"}}, "required": ["restart_in_min"]},
+                          {"properties": {"text": {"type": "string"}}, "required": ["text"]}]}
 
 
 class AdminPlayerOut(BaseModel):
@@ -52,10 +63,10 @@ class NoticeIn(BaseModel):
     """PUT /api/admin/notice: a restart `restart_in_min` minutes from now (1..1440) and/or a
     `text` (at most 200 characters once trimmed); at least one of them."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", json_schema_extra=_ONE_OF_THEM)
 
-    restart_in_min: int | None = None
-    text: str | None = None
+    restart_in_min: int | None = Field(None, json_schema_extra=_MINUTES)
+    text: str | None = Field(None, json_schema_extra=_TEXT)
 
 
 class NoticeSetOut(BaseModel):
