@@ -68,7 +68,8 @@ function start() { refresh(); clearInterval(timer); timer = setInterval(refresh,
 async function setNotice(ev) {
   ev.preventDefault();
   const f = ev.target.elements, min = f.minutes.value;
-  await send("PUT", "/api/admin/notice", { restart_in_min: min ? Number(min) : null, text: f.text.value.trim() || null });
+  const text = f.text.value.trim() || null;
+  await send("PUT", "/api/admin/notice", { restart_in_min: min ? Number(min) : null, text });
 }
 async function send(method, path, body) {
   S.busy = true; draw();
