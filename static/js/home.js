@@ -7,7 +7,6 @@ import { rememberedName, rememberName, validName, errorText, nameTag } from "./c
 import { limitText } from "./clock.js";
 import { createStore } from "./store.js";
 import { initialLobby, reduceLobby } from "./lobbystore.js";
-import { showNotice } from "./notice.js";
 
 // The lobby's one store (lobbystore.js), filled from GET /api/rooms and the /ws/lobby frames, and
 // its one tree (the "Open rooms" section), drawn again after each message. The create form is
@@ -93,7 +92,7 @@ async function main() {
   try { dispatch({ type: "loaded", rooms: await api("GET", "/api/rooms") }); }
   catch (e) { toast(errorText(e.code, e.fields)); }
   const sock = new LiveSocket("/ws/lobby", {
-    onMessage: (m) => (m.type === "notice" ? showNotice(m.notice) : dispatch(m)),  // the host's notice (notice.js)
+    onMessage: (m) => (m.type === "notice" ? import("./notice.js").then((n) => n.showNotice(m.notice)) : dispatch(m)),
     onOpen() { dispatch({ type: "open" }); },
     onDown() { dispatch({ type: "down" }); },
   });

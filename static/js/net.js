@@ -197,14 +197,8 @@ export class LiveSocket {
     this.connect();
   }
 
-  /** Close for good, no reconnect (the room was closed: `room_closed`). */
-  stop() {
-    this.closed = true;
-    clearTimeout(this.timer);
-    const ws = this.ws;
-    this.ws = null;
-    if (ws) { try { ws.close(); } catch { /* ignore */ } }
-  }
+  /** Close for good (`room_closed`). */
+  stop() { this.closed = true; clearTimeout(this.timer); this.ws?.close(); this.ws = null; }
 
   /** Is the page in view? (after each (re)connect and visibilitychange) */
   seen() { if (this.visible) this.send({ type: "visible", visible: document.visibilityState === "visible" }); }

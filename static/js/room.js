@@ -16,7 +16,6 @@ import { dialogKey, openDialog, syncDialog, asideWhileTyping } from "./decide.js
 import { handInView, watchFit } from "./fit.js";
 import { reduce, initialState, initialUi } from "./roomstore.js";
 import { createStore } from "./store.js";
-import { showNotice } from "./notice.js";
 
 const code = document.body.dataset.code;
 const root = document.getElementById("room-root");
@@ -43,7 +42,7 @@ Object.seal(ctx);
 ctx.chat = initialChat();
 ctx.dialogKey = () => dialogKey(ctx);
 ctx.openDialog = () => openDialog(ctx);
-let mode = null;        // null (loading), "waiting", "table", "missing" or "closed" (by the server's host)
+let mode = null;        // null (loading), "waiting", "table", "missing" or "closed"
 let tableAt = 0;        // counts redraw()s (Keep)
 let onPage = null;      // the table drawn last ("table:<game>")
 let wasMine = false;
@@ -141,7 +140,7 @@ h("span", { class: "btn-text" }, t("notify.btn")));
 // The page chrome (brand, How to play, EN|DE, the banner) stays the server's; the tree's top bar takes it in.
 const chrome = [".topbar > .brand", ".topnav", "#banner", "#notice"].map((q) => document.querySelector(q));
 function chromeRef(el) {
-  if (el && el.firstChild !== chrome[0]) { el.prepend(chrome[0]); el.append(chrome[1], chrome[2], chrome[3]); }
+  if (el && el.firstChild !== chrome[0]) { el.prepend(chrome[0]); el.append(...chrome.slice(1)); }
 }
 const gone = () => mode === "missing" || mode === "closed";
 
@@ -186,8 +185,8 @@ function paceBand() {
 function mainView() {
   if (gone()) {
     return h("section", { class: "panel", key: mode, id: "room-" + mode }, h("h1", null,
-      t(mode === "closed" ? "room.closed_h" : "room.not_found")), mode === "closed" && h("p", null, t("room.closed")),
-    h("a", { class: "btn", href: appUrl("/") }, t("room.back_home")));
+      t(mode === "closed" ? "room.closed" : "room.not_found")), h("a", { class: "btn", href: appUrl("/") },
+      t("room.back_home")));
   }
   const chat = chatView(ctx, sendChat, chatSpectators);
   if (mode === "waiting") return [paceBand(), waitingView(ctx, () => sock.reconnect()), chat];
@@ -285,14 +284,9 @@ function redraw() {
 
 // ---- messages --------------------------------------------------------------------------------
 function onMessage(msg) {
-  if (msg.type === "notice") return showNotice(msg.notice);  // the host's (notice.js)
-  if (msg.type === "room_closed") {  // the server's host closed the room: no reconnect, no table
-    sock.stop();
-    mode = "closed";
-    banner(null);
-    document.title = t("room.closed_h");
-    return draw();
-  }
+  if (msg.type === "notice") return import("./notice.js").then((m) => m.showNotice(msg.notice));
+  if (msg.type === "room_closed") { sock.stop(); mode = "closed"; banner(null); document.title = t("room.closed");
+    return draw(); }  // by the server's host: no reconnect
   if (ctx.hold && ctx.hold(msg)) { ctx.chat.toEnd = true; return paint(); }  // a later game's, kept (nextgame.js)
   if (msg.type === "chat" || msg.type === "room") ctx.chat.live = true;
   if (msg.type === "chat") {
