@@ -122,7 +122,7 @@ function noticeView() {
 
 function seatView(p) {
   const who = p.bot ? t("admin.computer", { level: t("level." + p.bot_level) }) : t("admin.person");
-  return h("li", null, h("span", { class: "dot" + (p.connected ? " on" : ""), "aria-hidden": "true" }),
+  return h("li", null, h("span", { class: "dot" + (p.connected ? " on" : p.bot ? " bot" : ""), "aria-hidden": "true" }),
     h("b", null, p.name), " · " + who + (p.bot ? "" : " · " + t(p.connected ? "admin.connected" : "admin.offline")));
 }
 

@@ -12,10 +12,28 @@ import httpx
 import pytest
 from websockets.asyncio.client import connect
 
+from tests.conftest import Server
+
 from .helpers import Client, auth, create_room, join_room, start
 
 TOKEN = "admin-" + "y" * 24
 PROPAGATION_S = 5
+
+
+@pytest.fixture
+def own_servers(private_migrated_url, tmp_path):
+    """Servers on a database of this test's own: the notice is the whole server's, and the
+    session's shared database serves other tests' lobby feeds."""
+    started: list[Server] = []
+
+    def make(**env: str) -> Server:
+        srv = Server(private_migrated_url, tmp_path / f"own{len(started)}.log", **env).start()
+        started.append(srv)
+        return srv
+
+    yield make
+    for srv in started:
+        srv.stop()
 
 
 def admin(base: str, method: str, path: str, **kw) -> httpx.Response:
@@ -109,8 +127,8 @@ def test_closing_a_room_tells_its_sockets_and_deletes_it(server_factory):
     assert admin(base, "POST", f"/api/admin/rooms/{code}/close").status_code == 404
 
 
-def test_the_notice_reaches_sockets_and_its_refusals(server_factory):
-    srv = server_factory(ADMIN_TOKEN=TOKEN)
+def test_the_notice_reaches_sockets_and_its_refusals(own_servers):
+    srv = own_servers(ADMIN_TOKEN=TOKEN)
     base = srv.base_url
     host = create_room(base, "Ann", public=False)
     code = host["code"]
@@ -156,9 +174,9 @@ def test_the_notice_reaches_sockets_and_its_refusals(server_factory):
 
 
 @pytest.mark.postgresql_only
-def test_across_two_processes_and_a_later_one(migrated_url, server_factory):
-    assert migrated_url.startswith("postgresql"), "several processes need PostgreSQL"
-    a, b = server_factory(ADMIN_TOKEN=TOKEN), server_factory(ADMIN_TOKEN=TOKEN)
+def test_across_two_processes_and_a_later_one(private_migrated_url, own_servers):
+    assert private_migrated_url.startswith("postgresql"), "several processes need PostgreSQL"
+    a, b = own_servers(ADMIN_TOKEN=TOKEN), own_servers(ADMIN_TOKEN=TOKEN)
     host = create_room(a.base_url, "Ann", public=False)
     code = host["code"]
     guest = join_room(a.base_url, code, "Ben")
@@ -179,7 +197,7 @@ def test_across_two_processes_and_a_later_one(migrated_url, server_factory):
         frame = await ben.wait(lambda m: m["type"] == "notice", timeout=PROPAGATION_S)
         assert frame["notice"] == {"restart_at": None, "restart_in_s": None, "text": "Maintenance"}
         # A process started now shows it too.
-        c = await asyncio.to_thread(server_factory, ADMIN_TOKEN=TOKEN)
+        c = await asyncio.to_thread(own_servers, ADMIN_TOKEN=TOKEN)
         assert admin(c.base_url, "GET", "/api/admin/rooms").json()["notice"]["text"] == "Maintenance"
         watcher = await Client.open(c.ws_url, code)
         await watcher.wait(lambda m: m["type"] == "notice" and m["notice"]["text"] == "Maintenance")
