@@ -122,9 +122,15 @@ class Settings(BaseSettings):
     # GET /metrics (app/metrics.py; docs/deploy.md "Metrics"): Prometheus's scrape with
     # `Authorization: Bearer <this>`; empty = off (404)
     metrics_token: str = ""
+    # the admin page (GET /admin, /api/admin/...; app/routes/admin.py; docs/deploy.md "The
+    # admin page"): the host's token, `Authorization: Bearer <this>`; empty = off (404); wrong
+    # tokens per client address (`limits` notation; more get 429 rate_limited)
+    admin_token: str = ""
+    admin_limit: str = "10/minute;50/hour"
 
     @field_validator("room_create_limit", "room_join_limit", "room_lookup_limit", "connect_seat_limit", "connect_address_limit",
-                     "chat_limit", "flood_limit", "notify_seat_limit", "notify_room_limit", "notify_change_limit")
+                     "chat_limit", "flood_limit", "notify_seat_limit", "notify_room_limit", "notify_change_limit",
+                     "admin_limit")
     @classmethod
     def _rate(cls, value: str) -> str:
         """A typo in a limit stops the server at start, not silently at the first request."""

@@ -22,7 +22,7 @@ from .migrate import script_heads
 from .prefix import Forwarded
 from .ratelimit import Limiter
 from .refusals import Refusal
-from .routes import health, mine, notify, pace, pages, records, rooms, static, ws
+from .routes import admin, health, mine, notify, pace, pages, records, rooms, static, ws
 
 ROOT = Path(__file__).resolve().parent.parent
 log = logging.getLogger("osaka")
@@ -109,7 +109,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   description="Rooms and live games of Traders of Osaka. Protocol: docs/protocol.md.")
     app.state.settings = settings
     app.state.limiter = Limiter({"create": settings.room_create_limit, "join": settings.room_join_limit,
-                                  "lookup": settings.room_lookup_limit, "notify": settings.notify_change_limit})
+                                  "lookup": settings.room_lookup_limit, "notify": settings.notify_change_limit,
+                                  "admin": settings.admin_limit})
     app.state.live = live
     app.state.notify = notifications
     app.state.db_engine = db_engine
@@ -127,6 +128,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(mine.router)
     app.include_router(records.router)
     app.include_router(notify.router)
+    app.include_router(admin.router)
     app.include_router(ws.router)
     app.include_router(pages.router)
     app.state.assets = Assets(ROOT / "static")

@@ -249,6 +249,21 @@ class ServerClock(Base):
     alive_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
 
 
+class ServerNotice(Base):
+    """The host's maintenance notice (at most one row, id 1; none: no notice): `restart_at`
+    (UTC, the restart it announces, or null), `text` (free text as typed, at most
+    NOTICE_MAX_CHARS, or null), `set_at`. Every process reads it at start and when told
+    (app/live/notice.py; migration 0013); shown on every table and the home page."""
+
+    __tablename__ = "server_notice"
+    __table_args__ = (CheckConstraint("id = 1", name="ck_server_notice_one_row"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    restart_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    text: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    set_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
 #: `NotifyTarget.seat` of a room's webhook (the host's channel; no seat of its own).
 WEBHOOK_SEAT = -1
 

@@ -96,6 +96,11 @@ _HTTP = [
     Code("notify_private_url", 422, "That address is on a private or local network; this server sends "
          "notifications there only when its host allows it (NOTIFY_ALLOW_PRIVATE)."),
     Code("notify_no_smtp", 422, "This server sends no e-mail; give a notification URL instead."),
+    # The host's admin page (app/routes/admin.py): the maintenance notice
+    Code("notice_empty", 422, "A notice needs a restart time or some text."),
+    Code("notice_too_long", 422, "A notice has at most {max_chars} characters.", ("max_chars",)),
+    Code("notice_bad_char", 422, "A notice cannot hold control or invisible characters."),
+    Code("notice_bad_minutes", 422, "The restart is 1 to {max_minutes} minutes away.", ("max_minutes",)),
     Code("rate_limited", 429, "Too many requests from your address; try again in {retry_after_s} s.",
          ("retry_after_s",), ws=True),
     Code("too_many_rooms", 429, "Your address already holds {held} waiting rooms; start or leave one first.",

@@ -18,8 +18,8 @@ log = logging.getLogger("osaka.events")
 @dataclass(frozen=True)
 class RoomChanged:
     """A room's seats or status changed and was committed (created, joined, a computer player
-    added or removed, the start, a seat handed to a computer player). `started`: this change
-    started the game."""
+    added or removed, the start, a seat handed to a computer player, or the room closed by the
+    server's host: `status` "closed"). `started`: this change started the game."""
     code: str
     status: str
     public: bool

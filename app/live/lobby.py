@@ -36,6 +36,7 @@ class LobbyFeed:
         self._dirty = asyncio.Event()
         self._outage = OutageLog(log, "the lobby feed")
         self.flood = parse_limits(settings.flood_limit)  # FLOOD_LIMIT, per connection
+        self.greet: Callable[[Connection], None] = lambda conn: None  # the host's notice (notice.py)
 
     async def serve(self, ws: WebSocket) -> None:
         """The lobby feed: `{"type": "rooms", "rooms": [...]}` on connect and on every change."""
@@ -46,6 +47,7 @@ class LobbyFeed:
         self.hub.lobby.add(conn)
         try:
             conn.send({"type": "rooms", "rooms": with_root(await self.rooms(), conn.root)})
+            self.greet(conn)
             while True:
                 text = await next_frame(conn)
                 if text is GONE:
@@ -71,8 +73,8 @@ class LobbyFeed:
         self._dirty.set()
 
     def on_room_changed(self, event: RoomChanged) -> None:
-        """A public room that is waiting, or has just started, may enter or leave the list."""
-        if event.public and (event.status == "waiting" or event.started):
+        """A public room that is waiting, has just started or was closed may enter or leave the list."""
+        if event.public and (event.status in ("waiting", "closed") or event.started):
             self.mark_dirty()
 
     async def run(self) -> None:

@@ -33,7 +33,7 @@ import contextlib
 from contextlib import AbstractAsyncContextManager
 from typing import NamedTuple
 
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from starlette.websockets import WebSocket
 
@@ -52,6 +52,7 @@ from .fanout.postgres import PgFanout
 from .fanout.remote import RemoteChanges
 from .lobby import LobbyFeed
 from .mine import MineFeed
+from .notice import NOTICE_CODE, Notice, Shown
 from .room.cleanup import Cleanup
 from .room.held import Held
 from .room.lock import Tables
@@ -101,6 +102,8 @@ class Live:
                                self.bots.busy_rooms, self.fanout)
         self.timers = TurnTimers(settings, sessions, self.tables, self.actions, self.decider)
         self.remote = RemoteChanges(db, self.hub, self.tables, self.lobby, self.chat)
+        self.notice = Notice(settings, sessions, self.hub, self.fanout)  # the host's (admin page)
+        self.sockets.greet = self.lobby.greet = self.notice.greet
         # Who reacts to what: the lobby, the other processes, then the computer players.
         self.events.subscribe(RoomChanged, self.lobby.on_room_changed)
         self.events.subscribe(RoomChanged, lambda e: self.fanout.notify("r", e.code))
@@ -113,6 +116,8 @@ class Live:
         self._background: list[asyncio.Task] = []
 
     async def _remote_changes(self, changes: dict[str, set[str]]) -> None:
+        if changes.pop(NOTICE_CODE, None) is not None:
+            await self.notice.on_remote()
         await self.remote.on_changes(changes)
         for code in changes:  # "My games" lists holding these rooms are sent again
             self.mine.mark(code)
@@ -148,6 +153,7 @@ class Live:
         self._background.append(asyncio.get_running_loop().create_task(self.lobby.run(), name="lobby"))
         self._background.append(asyncio.get_running_loop().create_task(self.timers.run(), name="turn-timers"))
         self._background.append(asyncio.get_running_loop().create_task(self.mine.run(), name="mine"))
+        self._background.append(asyncio.get_running_loop().create_task(self.notice.run(), name="notice"))
         await self.fanout.start(listen_timeout_s)
 
     async def resume(self) -> None:
@@ -271,3 +277,22 @@ class Live:
     async def act(self, code: str, seat: int, action_id: str, version: int, action: dict, **kw) -> bool:
         """Apply one action exactly once (Actions.act)."""
         return await self.actions.act(code, seat, action_id, version, action, **kw)
+
+    # ------------------------------------------------------ the admin page
+    async def close_room(self, raw_code: str) -> None:
+        """The server's host closes a room for everyone (app/routes/admin.py): deleted under its
+        lock through `Tables.change` (its seats, log, games and chat go with it: ON DELETE
+        CASCADE); every connection to it here gets `room_closed` and is closed, the other
+        processes hear `r` and do the same (fanout/remote.py), the lobby and "My games" drop
+        it. Raises `RoomGone` (404 `room_not_found`) for a code of no room."""
+        async with self.change(raw_code) as held:
+            await held.session.execute(delete(Room).where(Room.id == held.room.id))
+
+    def notice_out(self) -> dict | None:
+        """The maintenance notice shown now (`Notice.out`), None when there is none."""
+        return self.notice.out()
+
+    async def set_notice(self, restart_at, text: str | None) -> None:
+        """Store and show the host's notice (`restart_at` UTC or None, `text` or None; both
+        None: clear it) on every table and lobby connection of every process (notice.py)."""
+        await self.notice.save(None if restart_at is None and text is None else Shown(restart_at, text))

@@ -92,7 +92,7 @@ async function main() {
   try { dispatch({ type: "loaded", rooms: await api("GET", "/api/rooms") }); }
   catch (e) { toast(errorText(e.code, e.fields)); }
   const sock = new LiveSocket("/ws/lobby", {
-    onMessage: dispatch,
+    onMessage: (m) => (m.type === "notice" ? import("./notice.js").then((n) => n.showNotice(m.notice)) : dispatch(m)),
     onOpen() { dispatch({ type: "open" }); },
     onDown() { dispatch({ type: "down" }); },
   });

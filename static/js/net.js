@@ -197,6 +197,9 @@ export class LiveSocket {
     this.connect();
   }
 
+  /** Close for good (`room_closed`). */
+  stop() { this.closed = true; clearTimeout(this.timer); this.ws?.close(); this.ws = null; }
+
   /** Is the page in view? (after each (re)connect and visibilitychange) */
   seen() { if (this.visible) this.send({ type: "visible", visible: document.visibilityState === "visible" }); }
 

@@ -42,7 +42,7 @@ Object.seal(ctx);
 ctx.chat = initialChat();
 ctx.dialogKey = () => dialogKey(ctx);
 ctx.openDialog = () => openDialog(ctx);
-let mode = null;        // null (loading), "waiting", "table" or "missing"
+let mode = null;        // null (loading), "waiting", "table", "missing" or "closed"
 let tableAt = 0;        // counts redraw()s (Keep)
 let onPage = null;      // the table drawn last ("table:<game>")
 let wasMine = false;
@@ -138,14 +138,15 @@ const bell = () => h("button", { type: "button", class: "btn small icon", id: "n
 h("span", { class: "btn-text" }, t("notify.btn")));
 
 // The page chrome (brand, How to play, EN|DE, the banner) stays the server's; the tree's top bar takes it in.
-const chrome = [".topbar > .brand", ".topnav", "#banner"].map((q) => document.querySelector(q));
+const chrome = [".topbar > .brand", ".topnav", "#banner", "#notice"].map((q) => document.querySelector(q));
 function chromeRef(el) {
-  if (el && el.firstChild !== chrome[0]) { el.prepend(chrome[0]); el.append(chrome[1], chrome[2]); }
+  if (el && el.firstChild !== chrome[0]) { el.prepend(chrome[0]); el.append(...chrome.slice(1)); }
 }
+const gone = () => mode === "missing" || mode === "closed";
 
 function topBar() {
   const tt = turnOf();
-  return h("header", { class: "topbar", ref: chromeRef }, mode === "missing" ? null : [
+  return h("header", { class: "topbar", ref: chromeRef }, gone() ? null : [
     h("div", { class: "roominfo", key: "info" },
       h("span", { class: "code-label" }, h("span", null, t("room.room")), " ", h("b", { id: "room-code" }, code)),
       h("button", { type: "button", class: "btn small", id: "copy-top", onClick: () => copyLink(code) },
@@ -182,9 +183,10 @@ function paceBand() {
 }
 
 function mainView() {
-  if (mode === "missing") {
-    return h("section", { class: "panel", key: "missing" }, h("h1", null, t("room.not_found")), h("a", { class: "btn",
-      href: appUrl("/") }, t("room.back_home")));
+  if (gone()) {
+    return h("section", { class: "panel", key: mode, id: "room-" + mode }, h("h1", null,
+      t(mode === "closed" ? "room.closed" : "room.not_found")), h("a", { class: "btn", href: appUrl("/") },
+      t("room.back_home")));
   }
   const chat = chatView(ctx, sendChat, chatSpectators);
   if (mode === "waiting") return [paceBand(), waitingView(ctx, () => sock.reconnect()), chat];
@@ -233,7 +235,7 @@ function redraw() {
   // Testing hook: what this page must decide now ("turn", "token_draft", "insurance" or "").
   const v = ctx.view;
   document.body.dataset.decision = v && ctx.seat !== null && v.phase !== "over" && v.to_act === ctx.seat ? v.phase : "";
-  if (ctx.room && mode !== "missing") {
+  if (ctx.room && !gone()) {
     // The table comes with the game's first state.
     if (ctx.room.status === "waiting") {
       if (mode !== "waiting") ctx.waiting = initialUi().waiting;
@@ -283,6 +285,9 @@ function redraw() {
 
 // ---- messages --------------------------------------------------------------------------------
 function onMessage(msg) {
+  if (msg.type === "notice") return import("./notice.js").then((m) => m.showNotice(msg.notice));
+  if (msg.type === "room_closed") { sock.stop(); mode = "closed"; banner(null); document.title = t("room.closed");
+    return draw(); }  // by the server's host: no reconnect
   if (ctx.hold && ctx.hold(msg)) { ctx.chat.toEnd = true; return paint(); }  // a later game's, kept (nextgame.js)
   if (msg.type === "chat" || msg.type === "room") ctx.chat.live = true;
   if (msg.type === "chat") {

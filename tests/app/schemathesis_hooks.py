@@ -25,6 +25,20 @@ schemathesis.openapi.format(
     st.text(st.characters(categories=("L", "M", "N", "P", "S", "Zs")), min_size=1, max_size=24).filter(_is_name))
 
 
+# The admin notice's text (app/schemas_admin.py, format `notice-text`): one `check_notice` keeps as it is.
+def _is_notice(text: str) -> bool:
+    from app.admin import check_notice
+    try:
+        return check_notice(None, text)[1] == text
+    except Exception:
+        return False
+
+
+schemathesis.openapi.format(
+    "notice-text",
+    st.text(st.characters(categories=("L", "M", "N", "P", "S", "Zs")), min_size=1, max_size=200).filter(_is_notice))
+
+
 # The IANA time zone of quiet hours (app/notify/schemas.py `Quiet.tz`, format `time-zone`).
 def _zones() -> list[str]:
     from zoneinfo import available_timezones

@@ -98,7 +98,7 @@ CHANGED = {"LOG_LEVEL": "debug", "FORWARDED_ALLOW_IPS": "10.1.2.0/24", "ROOT_PAT
            "NOTIFY_ALLOW_PRIVATE": "true", "NOTIFY_SEAT_LIMIT": "20/minute", "NOTIFY_ROOM_LIMIT": "60/minute",
            "NOTIFY_CHANGE_LIMIT": "40/minute", "PUBLIC_URL": "https://example.org/osaka", "SMTP_HOST": "mail.example.org",
            "SMTP_USER": "osaka", "SMTP_PASSWORD": "secret", "SMTP_FROM": "osaka@example.org", "SMTP_STARTTLS": "false",
-           "METRICS_TOKEN": "scrape-me"}
+           "METRICS_TOKEN": "scrape-me", "ADMIN_TOKEN": "host-me", "ADMIN_LIMIT": "20/minute"}
 
 
 def _changed(name: str) -> str:

@@ -24,6 +24,8 @@ LOAD = """async () => {
           paceEn: await m('/static/js/i18n/pace-en.js'), paceDe: await m('/static/js/i18n/pace-de.js'),
           mineEn: await m('/static/js/i18n/mine-en.js'), mineDe: await m('/static/js/i18n/mine-de.js'),
           notifyEn: await m('/static/js/i18n/notify-en.js'), notifyDe: await m('/static/js/i18n/notify-de.js'),
+          adminEn: await m('/static/js/i18n/admin-en.js'), adminDe: await m('/static/js/i18n/admin-de.js'),
+          noticeEn: await m('/static/js/i18n/notice-en.js'), noticeDe: await m('/static/js/i18n/notice-de.js'),
           howEn: (await m('/static/js/i18n/howto-en.js'))['howto.sections'],
           howDe: (await m('/static/js/i18n/howto-de.js'))['howto.sections']};
 }"""
@@ -44,9 +46,10 @@ def test_both_catalogues_have_the_same_keys_and_how_to_sections(e2e_server, new_
     assert set(c["gamesEn"]) == set(c["gamesDe"]) and len(c["gamesEn"]) > 20
     assert not set(c["gamesEn"]) & set(c["en"]), "a part key shadows a main key"
     # The parts loaded apart: turn-based rooms (pace.js), My games and the seat link (mine.js,
-    # seatlink.js), the notifications panel (notify.js): the same keys in both languages, none
-    # shadowing another part's.
-    parts = ("games", "pace", "mine", "notify")
+    # seatlink.js), the notifications panel (notify.js), the admin page (admin.js) and the host's
+    # notice (notice.js): the same keys
+    # in both languages, none shadowing another part's.
+    parts = ("games", "pace", "mine", "notify", "admin", "notice")
     seen = set(c["en"]) | set(c["gamesEn"])
     for part in parts[1:]:
         en, de = c[part + "En"], c[part + "De"]
@@ -78,10 +81,11 @@ def test_every_refusal_code_has_an_english_and_a_german_text(e2e_server, new_pag
     codes = {code for code, spec in CODES.items() if spec.sent}
     assert len(codes) > 40
     for lang, suffix in (("en", "En"), ("de", "De")):
-        texts = c[lang] | c["games" + suffix] | c["pace" + suffix] | c["mine" + suffix] | c["notify" + suffix]
+        texts = c[lang] | c["games" + suffix] | c["pace" + suffix] | c["mine" + suffix] | c["notify" + suffix] \
+            | c["admin" + suffix]
         # Codes only the play-again and record paths give have their text with those (games.js),
         # those of turn-based rooms, away and the pause with pace.js's, those only the
-        # notifications panel's requests get with it (notify.js).
+        # notifications panel's requests get with it (notify.js), the admin page's with admin.js.
         missing = sorted(code for code in codes if "err." + code not in texts)
         assert not missing, (lang, missing)
         keyed = {PLURAL.sub("", k[4:]) for k in texts if k.startswith("err.")}

@@ -131,7 +131,8 @@ class RemoteChanges:
                 clock = held.table.clock_key()
                 news = await held.sync()
                 room = news.room
-                if room is None:
+                if room is None:  # deleted there while watched here: closed by the server's host
+                    self.tables.publisher.closed(held.table)
                     return
                 held.publish(news, summary=news.started or "r" in kinds or "p" in kinds
                              or (bool(news.caught) and room.status == "over"))

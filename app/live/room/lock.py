@@ -123,6 +123,9 @@ class Tables:
                             held.restate(clock, news)
                             event = RoomChanged(news.room.code, news.room.status, news.room.public,
                                                 started=news.started)
+                        else:  # the change deleted the room (Live.close_room): its sockets hear it
+                            self.publisher.closed(table)
+                            event = RoomChanged(code, "closed", True)
                 finally:
                     if held.unseated:  # a seat's connections here went: the other processes hear it
                         presence = PresenceChanged(code, frozenset(self.publisher.hub.connected_seats(code)))

@@ -10,6 +10,7 @@ never waits: frames are queued per connection (sockets/connection.py).
 """
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -26,6 +27,10 @@ def state_frame(table: Table, seat: int | None, clock: dict | None = None) -> di
     """A `state` frame for `seat` (`Table.state_message`: its player view, the result once over)
     with the turn clock (`Table.clock`)."""
     return {**table.state_message(seat), "clock": clock if clock is not None else table.clock()}
+
+
+#: The last frame of a room the server's host closed (`Publisher.closed`).
+ROOM_CLOSED = {"type": "room_closed"}
 
 
 @dataclass
@@ -115,6 +120,17 @@ class Publisher:
     def _room_frame(base: dict, code: str, conn: Connection) -> dict:
         """The `room` frame of summary `base` for `conn` (its seat as `you`, its URL prefix)."""
         return {"type": "room", "room": {**base, "you": conn.seat, "url": R.room_url(code, conn.root)}}
+
+    def closed(self, table: Table) -> int:
+        """The room is gone from the database while connections here watch it (the server's
+        host closed it: `Live.close_room`, or another process did): each gets
+        `{"type": "room_closed"}` and is closed (1000 "room closed") once that was sent
+        (docs/protocol.md). → how many were told."""
+        conns = self.hub.of(table.code)
+        for conn in conns:
+            conn.send(ROOM_CLOSED)
+            asyncio.get_running_loop().create_task(conn.finish(1000, "room closed"))
+        return len(conns)
 
     # ---------------------------------------------------------- seat rights
     def unseat_stale(self, table: Table, room: Room | None = None) -> list[int]:

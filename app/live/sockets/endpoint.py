@@ -11,6 +11,7 @@ belongs until the peer leaves: an action to `Actions.act` (the action path), a c
 from __future__ import annotations
 
 import socket
+from collections.abc import Callable
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from starlette.websockets import WebSocket
@@ -49,6 +50,7 @@ class RoomSockets:
         self.chat = chat
         self.admission = Admission(settings.connect_seat_limit, settings.connect_address_limit)
         self.flood = parse_limits(settings.flood_limit)  # FLOOD_LIMIT, per connection
+        self.greet: Callable[[Connection], None] = lambda conn: None  # the host's notice (notice.py)
 
     async def serve(self, ws: WebSocket, raw_code: str) -> None:
         """Run one room WebSocket from handshake to close."""
@@ -136,4 +138,5 @@ class RoomSockets:
         if not arrived:
             await refuse_socket(ws, Refusal("room_not_found"))
             return None
+        self.greet(conn)
         return conn

@@ -33,6 +33,7 @@ export default {
   "room.copy_failed": "Kopiere den Link aus dem Feld.",
   "room.sound": "Ton, wenn du dran bist",
   "room.loading": "Lädt…",
+  "room.closed": "Der Betreiber dieses Servers hat diesen Raum geschlossen.",
   "room.not_found": "Es gibt keinen Raum mit diesem Code.",
   "room.back_home": "Zur Startseite",
   "room.waiting_title": "Warten auf Mitspieler",

@@ -33,6 +33,7 @@ export default {
   "room.copy_failed": "Copy the link from the box.",
   "room.sound": "Sound when it is your turn",
   "room.loading": "Loading…",
+  "room.closed": "The host of this server closed this room.",
   "room.not_found": "There is no room with this code.",
   "room.back_home": "Back to the start page",
   "room.waiting_title": "Waiting for players",
