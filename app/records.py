@@ -23,7 +23,7 @@ from sqlalchemy.orm import undefer
 import engine
 
 from .refusals import Refusal
-from .models import ActionRow, GameRow, Room, Seat
+from .models import ActionRow, GameRow, HintRow, Room, Seat
 from .rooms import iso
 
 FORMAT = "traders-of-osaka-record"
@@ -204,6 +204,8 @@ async def game_record(session: AsyncSession, room: Room, number: int) -> dict:
         raise Refusal("game_not_found")
     final = engine.GameState.from_json(state)
     events = [e for a in log for e in a["events"]]
+    hints = await game_hints(session, room.id, seed)
+    players = [{**p, "hints": sum(1 for h in hints if h["seat"] == p["seat"])} for p in players]
     return {
         "format": FORMAT, "format_version": FORMAT_VERSION, "room": room.code, "game": number,
         "rules_version": rules_version, "seed": seed, "num_players": n,
@@ -212,4 +214,16 @@ async def game_record(session: AsyncSession, room: Room, number: int) -> dict:
                      "at": a["at"], "events": a["events"]} for a in log],
         "final_state": state,
         "result": engine.game_result(final, events),
+        "hints": hints,
     }
+
+
+async def game_hints(session: AsyncSession, room_id: int, seed: int) -> list[dict]:
+    """The hints used in the room's game of `seed` (app/live/hints.py), in order: [{"seat",
+    "version" (asked at: before action version + 1), "action" (the suggestion), "why", "at"}].
+    For a finished game only: while it runs, what a hint said is its seat's alone."""
+    h = HintRow.__table__
+    rows = (await session.execute(select(h.c.seat, h.c.version, h.c.action, h.c.why, h.c.created_at).where(
+        h.c.room_id == room_id, h.c.seed == seed).order_by(h.c.version))).all()
+    return [{"seat": r.seat, "version": r.version, "action": r.action, "why": r.why, "at": iso(r.created_at)}
+            for r in rows]
