@@ -1,7 +1,8 @@
 """Hints on request (docs/protocol.md "Hints"): in a room whose host allows them, the seat whose
 decision it is may ask "what would the computer do?".
 
-- The frame `{"type": "hint", "version": V}` of a seated connection (sockets/endpoint.py).
+- The frame `{"type": "hint", "version": V}` (an optional `id`, echoed in a refusal) of a
+  seated connection (sockets/endpoint.py).
   Refused (an `error` frame) unless its connection holds the seat now (`not_seated`), the room
   allows hints (`hints_off`), the game runs (`game_not_started`, `game_over`) and is not paused
   (`game_paused`), `V` is the game's version (`stale_version`) and the decision is that seat's
@@ -74,10 +75,10 @@ class Hints:
                 hint = await asyncio.shield(task)
             except Exception:
                 log.exception("the hint's search failed (room %s, seat %s)", conn.room, conn.seat)
-                return conn.send(Refusal("hint_failed").frame())
+                return conn.send(Refusal("hint_failed").frame(msg.get("id")))
             await self._store(conn, key, hint)
         except Refusal as refusal:  # RoomGone too
-            conn.send(refusal.frame())
+            conn.send(refusal.frame(msg.get("id")))
 
     async def _ask(self, conn: Connection, version: int):
         """Under the room's lock, the table caught up: the checks of the module docstring → the

@@ -100,7 +100,7 @@ class RoomSockets:
         elif msg["type"] == "hint" and self.hints is not None:
             await self.hints.on_frame(conn, msg)
         elif msg["type"] == "hint":
-            conn.send(Refusal("hints_off").frame())
+            conn.send(Refusal("hints_off").frame(msg.get("id")))
         else:
             await self.actions.act(conn.room, conn.seat, msg["id"], msg["version"], msg["action"], reply=conn)
 

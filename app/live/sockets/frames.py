@@ -53,7 +53,9 @@ def parse_client_message(text: str) -> dict:
             raise _bad("`text` (and a spectator's `name`) are strings.", msg_id)
         return msg
     version, action = msg.get("version"), msg.get("action")
-    if kind == "hint":
+    if kind == "hint":  # `id` optional, echoed in a refusal
+        if msg_id is not None and (not isinstance(msg_id, str) or not 1 <= len(msg_id) <= MAX_ACTION_ID):
+            raise _bad(f"`id` is a string of 1 to {MAX_ACTION_ID} characters.", None)
         if not isinstance(version, int) or isinstance(version, bool) or version < 0:
             raise _bad("`version` is a non-negative integer.", msg_id)
         return msg
