@@ -60,6 +60,7 @@ export function cardEl(id, opts = {}) {
   if (opts.hinted) cls.push("hinted");  // named by this seat's hint (hint.js)
   const label = cardLabel(id, opts);
   const attrs = { key: id, class: cls.join(" "), "data-card": id, title: label, "aria-label": label };
+  if (opts.hinted) attrs["aria-describedby"] = "hint-bar";  // the hint's words (hint.js)
   if (opts.button) {
     Object.assign(attrs, { type: "button", "aria-pressed": String(!!opts.selected), tabIndex: opts.tabIndex,
       "aria-disabled": opts.disabled ? "true" : null,

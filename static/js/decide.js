@@ -26,7 +26,8 @@ function draftView(ctx) {
     h("p", { key: "p" }, t("draft.text")),
     h("div", { class: "draft-choices", key: "c" }, COLORS.map((c) => h("button", {
       key: c, type: "button", class: "btn token-btn s-" + c + (hints(ctx) && hints(ctx).hintedColor(ctx) === c
-        ? " hinted" : ""), "data-color": c,
+        ? " hinted" : ""), "data-color": c, "aria-describedby": hints(ctx) && hints(ctx).hintedColor(ctx) === c
+        ? "hint-dlg" : null,
       "aria-disabled": ctx.pending ? "true" : null,
       onClick: () => { if (!ctx.pending) ctx.act({ type: "choose_token", color: c }); },
     }, h("span", { class: "big-sym", "aria-hidden": "true" }, SYMBOL[c]), t("color." + c)))),

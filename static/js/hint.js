@@ -67,7 +67,7 @@ export function hintView(ctx, where) {
     return h("div", { class: "bar-group hint-box", key: "hint-" + where },
       h("button", { type: "button", class: "btn", id: "btn-hint-" + where, "aria-disabled": asking ? "true" : null,
         onClick: () => { if (!asking && ctx.askHint()) ctx.redraw(); } },
-      h("span", { "aria-hidden": "true" }, "💡 "), t(asking ? "hint.asking" : "hint.ask")));
+      t(asking ? "hint.asking" : "hint.ask")));
   }
   return h("div", { class: "bar-group hint-box shown", key: "hint-" + where, role: "status", id: "hint-" + where },
     h("p", { class: "hint-text" }, h("b", null, t("hint.says", { move: moveText(x.action) })), " ",

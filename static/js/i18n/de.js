@@ -401,7 +401,7 @@ export default {
   "hint.says": "Der Computer würde {move}.",
   "hint.play": "So spielen",
   "hint.why_search": "Er hat {options} Züge in {playouts} Probespielen verglichen; dieser schnitt am besten ab, "
-    + "mit geschätzt {win} % Siegchance.",
+    + "mit geschätzt {win}\u00a0% Siegchance.",
   "hint.why_only": "Es ist dein einziger möglicher Zug.",
   "hint.why_prior": "Seine schnelle Bewertung hält diesen Zug für den besten.",
   "hint.take": "{card} nehmen",

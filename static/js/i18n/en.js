@@ -397,7 +397,7 @@ export default {
   "hint.says": "The computer would {move}.",
   "hint.play": "Play it",
   "hint.why_search": "It compared {options} moves in {playouts} playouts; this one came out best, "
-    + "with an estimated {win} % chance to win.",
+    + "with an estimated {win}\u00a0% chance to win.",
   "hint.why_only": "It is your only possible move.",
   "hint.why_prior": "Its quick evaluation rates this move best.",
   "hint.take": "take {card}",
