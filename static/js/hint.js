@@ -3,9 +3,11 @@
 // the answer, for this seat alone, is drawn as a line with its reason and "Play it", its cards
 // or token marked on the table (`hintedCards`), and read out through #announce.
 import { h } from "../vendor/preact.js";
-import { t, listText } from "./i18n.js";
+import { t, listText, loadPart } from "./i18n.js";
 import { cardText } from "./cards.js";
 import { announce } from "./keys.js";
+
+await loadPart("hint");
 
 /** The hint of this seat's current decision ({version, seat, action, why}), or null. */
 export function currentHint(ctx) {
