@@ -6,11 +6,7 @@ import { h } from "../vendor/preact.js";
 import { t } from "./i18n.js";
 import { COLORS, SYMBOL } from "./cards.js";
 import { ringFocus } from "./keys.js";
-import { lazy } from "./common.js";
-
-// "What would the computer do?" in the dialog too (hint.js): only where the host allows hints.
-const hintMod = lazy(() => import("./hint.js"));
-const hints = (ctx) => (ctx.room && ctx.room.hints ? hintMod(ctx.redraw) : null);
+import { hints } from "./common.js";
 
 /** The key of the dialog this seat must answer now ("token_draft:12"), or null. */
 export function dialogKey(ctx) {
@@ -21,13 +17,13 @@ export function dialogKey(ctx) {
 }
 
 function draftView(ctx) {
+  const hc = hints(ctx) && hints(ctx).hintedColor(ctx);
   return [
     h("h2", { id: "dlg-h", key: "h" }, t("draft.title")),
     h("p", { key: "p" }, t("draft.text")),
     h("div", { class: "draft-choices", key: "c" }, COLORS.map((c) => h("button", {
-      key: c, type: "button", class: "btn token-btn s-" + c + (hints(ctx) && hints(ctx).hintedColor(ctx) === c
-        ? " hinted" : ""), "data-color": c, "aria-describedby": hints(ctx) && hints(ctx).hintedColor(ctx) === c
-        ? "hint-dlg" : null,
+      key: c, type: "button", class: "btn token-btn s-" + c + (hc === c ? " hinted" : ""), "data-color": c,
+      "aria-describedby": hc === c ? "hint-dlg" : null,
       "aria-disabled": ctx.pending ? "true" : null,
       onClick: () => { if (!ctx.pending) ctx.act({ type: "choose_token", color: c }); },
     }, h("span", { class: "big-sym", "aria-hidden": "true" }, SYMBOL[c]), t("color." + c)))),
@@ -56,7 +52,7 @@ export function dialogView(ctx) {
     onKeyDown: (ev) => trapTab(ev, ev.currentTarget), onClose: () => closed(ctx) }, withHint(ctx, dialogBody(ctx)));
 }
 
-/** The dialog's body with the hint's part under it (hint.js), when there is a body. */
+/** The body with the hint's part under it (hint.js). */
 function withHint(ctx, body) {
   const m = body && hints(ctx);
   return m ? [body, m.hintView(ctx, "dlg")] : body;

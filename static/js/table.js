@@ -8,7 +8,7 @@ import { h } from "../vendor/preact.js";
 import { appUrl } from "./dom.js";
 import { t, tn, listText, listParts } from "./i18n.js";
 import { COLORS, SYMBOL, cardEl, cardColor, cardValue, cardChip } from "./cards.js";
-import { PLAYER_COLORS, playerName, markerOf, isComputerSeat, nameTag, dot, lazy } from "./common.js";
+import { PLAYER_COLORS, playerName, markerOf, isComputerSeat, nameTag, dot, lazy, hints } from "./common.js";
 import { purchase, total } from "./payment.js";
 import { routeView } from "./route.js";
 import { barView } from "./bar.js";
@@ -21,9 +21,6 @@ import { logEntries } from "./logview.js";
 // The payment summary's module comes only once there was a payment (not on first load); the
 // end screen's (games.js, with its texts) at the end or in a later game.
 const summary = lazy(() => import("./summary.js"));
-// "What would the computer do?" (hint.js): only in a room whose host allows hints.
-const hintMod = lazy(() => import("./hint.js"));
-const hints = (ctx) => (ctx.room && ctx.room.hints ? hintMod(ctx.redraw) : null);
 const hinted = (ctx) => { const m = hints(ctx); return m ? m.hintedCards(ctx) : new Set(); };
 export const games = lazy(() => import("./games.js").then(async (m) => { await m.loadTexts(); return m; }));
 
