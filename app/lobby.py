@@ -31,7 +31,8 @@ def _entry(room: Room, present: int) -> dict:
             "seats": [{"seat": s.seat, "name": s.name, "bot": s.bot_level is not None,
                        "bot_level": s.bot_level} for s in seats],
             "present": present, "seats_free": MAX_SEATS - len(seats), "status": room.status,
-            "created_at": iso(room.created_at), "pace": room.pace or "live", "turn_limit_s": room.turn_limit_s}
+            "created_at": iso(room.created_at), "pace": room.pace or "live", "turn_limit_s": room.turn_limit_s,
+            "hints": bool(room.hints)}
 
 
 def rank(rooms: list[Room], present: dict[str, int], per_creator: int,

@@ -121,6 +121,9 @@ class Room(Base):
     # The standings of the room's finished games (migration 0012; app/standings.py `series`):
     # rewritten when a game is stored in `games`, None before the first; never a game in play.
     standings: Mapped[dict | None] = mapped_column(JSON(none_as_null=True), nullable=True)
+    # The host allows hints (migration 0014; app/live/hints.py): a seat may ask what the
+    # computer would do on its own decision. Off by default; server default only, as `game_no`.
+    hints: Mapped[bool] = mapped_column(Boolean, server_default=false())
 
     seats: Mapped[list[Seat]] = relationship(back_populates="room", order_by="Seat.seat",
                                              cascade="all, delete-orphan", passive_deletes=True)
@@ -338,4 +341,24 @@ class VapidKey(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     private_pem: Mapped[str] = mapped_column(String(512))
     public_key: Mapped[str] = mapped_column(String(128))
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class HintRow(Base):
+    """One hint given (app/live/hints.py, docs/protocol.md "Hints"): at most one per decision,
+    the decision being the game (`seed`: unique per game of the room) at `version`. `seat` =
+    whose decision; `action` = the suggested action JSON and `why` = its reason ({"code", …}),
+    both private to that seat until the game is over; that a hint was used is public (the log,
+    the result, the record)."""
+
+    __tablename__ = "hints"
+    __table_args__ = (UniqueConstraint("room_id", "seed", "version", name="uq_hints_room_seed_version"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
+    seed: Mapped[int] = mapped_column(BigInteger)
+    version: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[dict] = mapped_column(JSON)
+    why: Mapped[dict] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)

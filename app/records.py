@@ -24,7 +24,7 @@ import engine
 
 from . import standings
 from .refusals import Refusal
-from .models import ActionRow, GameRow, Room, Seat
+from .models import ActionRow, GameRow, HintRow, Room, Seat
 from .rooms import iso
 
 FORMAT = "traders-of-osaka-record"
@@ -219,6 +219,8 @@ async def game_record(session: AsyncSession, room: Room, number: int) -> dict:
     events = [e for a in log for e in a["events"]]
     result = engine.game_result(final, events)
     current = None if g is not None else standings.game_facts(number, players, state, events)
+    hints = await game_hints(session, room.id, seed)
+    players = [{**p, "hints": sum(1 for h in hints if h["seat"] == p["seat"])} for p in players]
     return {
         "format": FORMAT, "format_version": FORMAT_VERSION, "room": room.code, "game": number,
         "rules_version": rules_version, "seed": seed, "num_players": n,
@@ -228,4 +230,16 @@ async def game_record(session: AsyncSession, room: Room, number: int) -> dict:
         "final_state": state,
         "result": result,
         "standings": await standings.upto(session, room.id, number, current),
+        "hints": hints,
     }
+
+
+async def game_hints(session: AsyncSession, room_id: int, seed: int) -> list[dict]:
+    """The hints used in the room's game of `seed` (app/live/hints.py), in order: [{"seat",
+    "version" (asked at: before action version + 1), "action" (the suggestion), "why", "at"}].
+    For a finished game only: while it runs, what a hint said is its seat's alone."""
+    h = HintRow.__table__
+    rows = (await session.execute(select(h.c.seat, h.c.version, h.c.action, h.c.why, h.c.created_at).where(
+        h.c.room_id == room_id, h.c.seed == seed).order_by(h.c.version))).all()
+    return [{"seat": r.seat, "version": r.version, "action": r.action, "why": r.why, "at": iso(r.created_at)}
+            for r in rows]

@@ -118,6 +118,8 @@ _WS = [
     Code("chat_too_long", None, "A message has at most {max_chars} characters."),
     Code("chat_bad_char", None, "A message cannot hold control or invisible characters (such as U+200B or U+202E)."),
     Code("chat_closed", None, "The host closed the chat to spectators."),
+    Code("hints_off", None, "This room does not allow hints."),
+    Code("hint_failed", None, "No hint could be found right now; try again."),
     Code("chat_name", None, "Spectators chat under a name of 1 to 24 characters unlike a player's or a computer's."),
     # Never sent: outcomes of the server's own actions, logged only (app/live/actions/path.py).
     Code("not_timed_out", None, "That decision has not timed out.", sent=False),

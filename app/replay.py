@@ -69,17 +69,23 @@ def text_log(record: dict) -> str:
     out = [f"Traders of Osaka: room {record['room']}, game {record['game']}",
            f"rules version {record['rules_version']}, seed {record['seed']}",
            f"started {record['started_at']}, ended {record['ended_at']}", "", "Players:"]
-    out += [f"  seat {p['seat'] + 1}: {who(p)}" for p in record["players"]]
+    out += [f"  seat {p['seat'] + 1}: {who(p)}" + (f" (assisted: {p['hints']} hint{'s' if p['hints'] != 1 else ''})"
+                                                 if p.get("hints") else "") for p in record["players"]]
+    hinted = {h["version"]: h["seat"] for h in record.get("hints", [])}
     start = record["final_state"].get("starting_hands") or []
     if start:
         out += ["", "Starting hands:"] + [f"  {name(i)}: {cards(h)}" for i, h in enumerate(start)]
     out += ["", "Actions:"]
+    if 0 in hinted:
+        out.append(f"        {name(hinted[0])} asked the computer for a hint.")
     for a in record["actions"]:
         out.append(f"{a['version']:>4}. {a['at']}  {name(a['seat'])}: {action_text(a['action'])}")
         for ev in a["events"]:
             line = describe(ev, name)
             if line:
                 out.append(f"        {line}")
+        if a["version"] in hinted:
+            out.append(f"        {name(hinted[a['version']])} asked the computer for a hint.")
     r = record["result"]
     how = ("a player reached 8 Achievement tokens" if r["reason"] == "tokens"
            else "every player passed in a row")

@@ -92,19 +92,19 @@ def require_host(room: Room, token: str | None) -> Seat:
 
 async def create_room(session: AsyncSession, name: str, public: bool,
                       creator_hash: str | None = None, turn_limit_s: int | None = None,
-                      pace: str = "live") -> tuple[Room, str]:
+                      pace: str = "live", hints: bool = False) -> tuple[Room, str]:
     """A new waiting room with the creator as host in seat 0 → (room, token) (flushed, not
     committed). Each try is a SAVEPOINT, so a code collision undoes only that try.
     `active_at` = `created_at` marks it as never joined nor connected to (cleanup:
     UNUSED_ROOM_TTL_S); `creator_hash` is the creator's address (app/ratelimit.py);
     `turn_limit_s` the timer and `pace` ("live"/"turn") (checked by the caller: app/pace.py
-    `check_pace`)."""
+    `check_pace`); `hints`: the host allows hints (app/live/hints.py)."""
     token = new_token()
     for _ in range(5):
         now = utcnow()
         room = Room(code=new_room_code(), public=public, status="waiting", version=0,
                     created_at=now, active_at=now, creator_hash=creator_hash, game_no=1,
-                    turn_limit_s=turn_limit_s, chat_spectators=True, pace=pace)
+                    turn_limit_s=turn_limit_s, chat_spectators=True, pace=pace, hints=hints)
         room.seats = [Seat(seat=HOST_SEAT, name=name, token_hash=hash_token(token), created_at=utcnow(),
                            ready=True, away_until=None, away_used_s=0)]
         try:
@@ -215,6 +215,13 @@ async def start_game(session: AsyncSession, room: Room) -> None:
 def set_chat_spectators(room: Room, open_: bool) -> None:
     """Open or close the room's chat to spectators (the host, any time: app/live/chat.py)."""
     room.chat_spectators = open_
+
+
+def set_hints(room: Room, allowed: bool) -> None:
+    """(The host, before a game.) Allow or forbid hints (app/live/hints.py); 409
+    `game_started` while a game runs or is over (the players' terms do not change mid-game)."""
+    _require_waiting(room)
+    room.hints = allowed
 
 
 async def hand_seat_to_bot(session: AsyncSession, room: Room, number: int, level: str,
@@ -335,4 +342,5 @@ def summary(room: Room, connected: set[int], you: int | None,
         "turn_based_limits": turn_based if turn_based is not None else list(pace.TURN_BASED_LIMITS),
         "paused_at": iso(room.paused_at) if room.paused_at is not None else None,
         "standings": room.standings,  # the finished games only (app/standings.py); None before the first
+        "hints": bool(room.hints),
     }

@@ -74,6 +74,7 @@ class CreateRoomIn(_Body):
     public: StrictBool = True
     turn_limit_s: StrictInt | None = Field(default=None, json_schema_extra=TURN_LIMIT_SCHEMA)  # seconds per decision (RoomOut.turn_limits); null/0 = no timer
     pace: str = Field(default="live", json_schema_extra=PACE_SCHEMA)  # "turn": turn_limit_s one of RoomOut.turn_based_limits
+    hints: StrictBool = False  # hints allowed: a seat may ask what the computer would do (app/live/hints.py)
 
     _name = field_validator("name", mode="before")(clean_name)
 
@@ -82,6 +83,12 @@ class ChatSettingsIn(_Body):
     """Body of POST /api/rooms/{code}/chat (host)."""
 
     spectators: StrictBool
+
+
+class HintsIn(_Body):
+    """Body of POST /api/rooms/{code}/hints (host, before the start)."""
+
+    allowed: StrictBool
 
 
 class TurnLimitIn(_Body):
@@ -222,6 +229,7 @@ class RoomOut(BaseModel):
     turn_based_limits: list[int] = [3600, 28800, 86400, 259200]  # the turn-based times the host may choose
     paused_at: str | None = None  # ISO 8601 UTC: the host paused the game then (null: running)
     standings: StandingsOut | None = None  # the finished games of the room added up (null: none yet)
+    hints: bool = False  # hints allowed: a seat may ask what the computer would do (app/live/hints.py)
 
 
 class LobbySeatOut(BaseModel):
@@ -246,6 +254,7 @@ class LobbyRoomOut(BaseModel):
     created_at: str
     pace: Literal["live", "turn"] = "live"
     turn_limit_s: int | None = None
+    hints: bool = False  # hints allowed
 
 
 class StatusOut(BaseModel):

@@ -22,7 +22,7 @@ One concept, one place (docs/architecture.md walks one purchase through them, to
   `Decider`, its worker processes, the fallback), the computer players' seats (bots.py:
   `BotDriver`), the turn timers (timers.py: `TurnTimers`) and their clocks across restarts
   (downtime.py).
-- chat.py (`Chat`), lobby.py (`LobbyFeed`); events.py (`RoomChanged`, `ActionApplied`,
+- chat.py (`Chat`), hints.py (`Hints`: a seat's hint, searched by the decider), lobby.py (`LobbyFeed`); events.py (`RoomChanged`, `ActionApplied`,
   `PresenceChanged` → lobby, fan-out, computer players: the code changing a room calls none of
   them); outages.py (a database outage is one warning line).
 """
@@ -50,6 +50,7 @@ from .events import ActionApplied, Events, PresenceChanged, RoomChanged
 from .fanout.base import Fanout, LocalFanout
 from .fanout.postgres import PgFanout
 from .fanout.remote import RemoteChanges
+from .hints import Hints
 from .lobby import LobbyFeed
 from .mine import MineFeed
 from .notice import NOTICE_CODE, Notice, Shown
@@ -95,8 +96,10 @@ class Live:
         self.chat.told = self.mine.mark
         self.actions = Actions(settings, self.tables, self.fanout, self.events, self.committer)
         self.presence = Presence(self.hub, self.tables, self.lobby, self.events, self.chat)
-        self.sockets = RoomSockets(settings, sessions, self.hub, self.tables, self.presence, self.actions, self.chat)
         self.decider = Decider(settings, self.tables)  # the computer players' choices, in worker processes
+        self.hints = Hints(settings, self.tables, self.decider)  # "what would the computer do?"
+        self.sockets = RoomSockets(settings, sessions, self.hub, self.tables, self.presence, self.actions, self.chat,
+                                   self.hints)
         self.bots = BotDriver(settings, sessions, self.tables, self.actions, self.decider)
         self.cleanup = Cleanup(settings, sessions, self.hub, self.tables, self.presence, self.lobby,
                                self.bots.busy_rooms, self.fanout)

@@ -13,7 +13,7 @@ from ..prefix import root_of
 from ..ratelimit import address_hash, address_key, check_waiting_rooms
 from .. import rematch
 from ..models import utcnow
-from ..schemas import (AgainIn, AgainOut, BotIn, ChatSettingsIn, CreateRoomIn, CreateRoomOut, JoinRoomIn, JoinRoomOut, LobbyRoomOut,
+from ..schemas import (AgainIn, AgainOut, BotIn, ChatSettingsIn, CreateRoomIn, HintsIn, CreateRoomOut, JoinRoomIn, JoinRoomOut, LobbyRoomOut,
                        RoomOut, SeatOut, StatusOut, TurnLimitIn)
 from ..security import cookie_name
 
@@ -81,7 +81,7 @@ async def create_room(body: CreateRoomIn, request: Request, response: Response, 
     creator = address_hash(host)
     await check_waiting_rooms(session, creator, live.settings.rooms_per_address,
                               live.settings.unused_room_ttl_s)
-    room, token = await R.create_room(session, body.name, body.public, creator, limit, body.pace)
+    room, token = await R.create_room(session, body.name, body.public, creator, limit, body.pace, body.hints)
     await session.commit()  # a new room: nobody can hold its lock yet
     _set_seat_cookie(request, response, live, room.code, token)
     await live.room_created(room.code, body.public)
@@ -196,6 +196,19 @@ async def set_timer(code: str, body: TurnLimitIn, live: LiveDep, token: TokenDep
         P.set_pace(held.room, pace, limit)
         out = live.summary(held.room, R.HOST_SEAT)
     return {**out, "turn_limit_s": limit, "pace": pace}
+
+
+@router.post("/{code}/hints", response_model=RoomOut, responses=responses(*HOST, "game_started", *BODY))
+async def set_hints(code: str, body: HintsIn, live: LiveDep, token: TokenDep):
+    """(Host only, before the start.) Hints allowed (`allowed`: true) or not: in a room with
+    hints a seat may ask what the computer would do on its own decision (the room WebSocket's
+    `hint` frame; every hint used is shown to everyone). 409 `game_started` once a game began.
+    → the room summary."""
+    async with live.change(code) as held:
+        R.require_host(held.room, token)
+        R.set_hints(held.room, body.allowed)
+        out = live.summary(held.room, R.HOST_SEAT)
+    return out
 
 
 def _limits(live) -> tuple[list[int], list[int]]:

@@ -22,7 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 import engine
 
-from ..models import ActionRow, GameRow, Room, utcnow
+from ..models import ActionRow, GameRow, HintRow, Room, utcnow
 
 ROOMS, ACTIONS, GAMES = Room.__table__, ActionRow.__table__, GameRow.__table__
 
@@ -165,6 +165,14 @@ async def read_log(session: AsyncSession, room_id: int, after: int, upto: int) -
         rows = (await _packed_rows(session.execute, [(room_id, after, upto)])).get(room_id, rows)
     check_log(room_id, rows, after, upto)
     return rows
+
+
+async def read_hints(session: AsyncSession, room_id: int, seed: int) -> dict[int, dict]:
+    """The hints given in the room's game of `seed` (`hints`, app/live/hints.py): version →
+    {"seat", "action", "why"} (private but for the seat: the caller shows only their use)."""
+    rows = (await session.execute(select(HintRow.version, HintRow.seat, HintRow.action, HintRow.why).where(
+        HintRow.room_id == room_id, HintRow.seed == seed))).all()
+    return {r.version: {"seat": r.seat, "action": r.action, "why": r.why} for r in rows}
 
 
 def load_state(state_json: dict) -> Any:

@@ -57,8 +57,10 @@ export function cardEl(id, opts = {}) {
   if (opts.pick) cls.push("pick");
   if (opts.fresh) cls.push(opts.seen ? "fresh seen" : "fresh");
   if (opts.plain) cls.push("plain");
+  if (opts.hinted) cls.push("hinted");  // named by this seat's hint (hint.js)
   const label = cardLabel(id, opts);
   const attrs = { key: id, class: cls.join(" "), "data-card": id, title: label, "aria-label": label };
+  if (opts.hinted) attrs["aria-describedby"] = "hint-bar";  // the hint's words (hint.js)
   if (opts.button) {
     Object.assign(attrs, { type: "button", "aria-pressed": String(!!opts.selected), tabIndex: opts.tabIndex,
       "aria-disabled": opts.disabled ? "true" : null,

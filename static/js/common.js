@@ -86,6 +86,10 @@ export function lazy(load) {
   };
 }
 
+/** hint.js ("What would the computer do?") once loaded, in a room whose host allows hints; else null. */
+const hintMod = lazy(() => import("./hint.js"));
+export const hints = (ctx) => (ctx.room && ctx.room.hints ? hintMod(ctx.redraw) : null);
+
 const NAME_KEY = "osaka_name";
 export function rememberedName() {
   try { return localStorage.getItem(NAME_KEY) || ""; } catch { return ""; }

@@ -6,6 +6,7 @@ import { h } from "../vendor/preact.js";
 import { t } from "./i18n.js";
 import { COLORS, SYMBOL } from "./cards.js";
 import { ringFocus } from "./keys.js";
+import { hints } from "./common.js";
 
 /** The key of the dialog this seat must answer now ("token_draft:12"), or null. */
 export function dialogKey(ctx) {
@@ -16,11 +17,13 @@ export function dialogKey(ctx) {
 }
 
 function draftView(ctx) {
+  const hc = hints(ctx) && hints(ctx).hintedColor(ctx);
   return [
     h("h2", { id: "dlg-h", key: "h" }, t("draft.title")),
     h("p", { key: "p" }, t("draft.text")),
     h("div", { class: "draft-choices", key: "c" }, COLORS.map((c) => h("button", {
-      key: c, type: "button", class: "btn token-btn s-" + c, "data-color": c,
+      key: c, type: "button", class: "btn token-btn s-" + c + (hc === c ? " hinted" : ""), "data-color": c,
+      "aria-describedby": hc === c ? "hint-dlg" : null,
       "aria-disabled": ctx.pending ? "true" : null,
       onClick: () => { if (!ctx.pending) ctx.act({ type: "choose_token", color: c }); },
     }, h("span", { class: "big-sym", "aria-hidden": "true" }, SYMBOL[c]), t("color." + c)))),
@@ -46,7 +49,13 @@ function dialogBody(ctx) {
 export function dialogView(ctx) {
   return h("dialog", { class: "dialog", id: "decision", "aria-labelledby": "dlg-h",
     onCancel: () => { ctx.dismissed = dialogKey(ctx); },
-    onKeyDown: (ev) => trapTab(ev, ev.currentTarget), onClose: () => closed(ctx) }, dialogBody(ctx));
+    onKeyDown: (ev) => trapTab(ev, ev.currentTarget), onClose: () => closed(ctx) }, withHint(ctx, dialogBody(ctx)));
+}
+
+/** The body with the hint's part under it (hint.js). */
+function withHint(ctx, body) {
+  const m = body && hints(ctx);
+  return m ? [body, m.hintView(ctx, "dlg")] : body;
 }
 
 /** Before drawing: a decision that comes while the person types (`typing`: the chat's box has the

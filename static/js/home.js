@@ -40,7 +40,8 @@ function roomItem(r) {
       h("span", { class: "muted" }, t("home.seats_free", { n: r.seats_free })),
       // The pace (issue 31), with the time per decision when there is one.
       h("span", { class: "badge room-pace" }, t("pace." + (r.pace || "live"))
-        + (r.turn_limit_s ? " · " + limitText(r.turn_limit_s) : ""))),
+        + (r.turn_limit_s ? " · " + limitText(r.turn_limit_s) : "")),
+      r.hints ? h("span", { class: "badge room-hints" }, t("hints.badge")) : null),
     h("a", { class: "btn", href: appUrl("/r/" + encodeURIComponent(r.code)),
       "aria-label": t("home.join") + ": " + r.code }, t("home.join")));
 }
@@ -78,7 +79,8 @@ async function main() {
       const [pace, limit] = /^turn:/.test(document.getElementById("create-timer").value)
         ? ["turn", Number(document.getElementById("create-timer").value.slice(5))]
         : ["live", Number(document.getElementById("create-timer").value) || null];
-      const r = await api("POST", "/api/rooms", { name: n, public: pub, turn_limit_s: limit, pace });
+      const r = await api("POST", "/api/rooms", { name: n, public: pub, turn_limit_s: limit, pace,
+        hints: document.getElementById("create-hints").checked });
       rememberName(n);
       location.href = appUrl("/r/" + encodeURIComponent(r.code));
     } catch (e) {

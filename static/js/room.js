@@ -34,6 +34,7 @@ const ctx = {
   feed: (m) => onMessage(m),  // a frame as if it had just come from the socket (nextgame.js)
   hold: null,                 // keeps a later game's frames while the result is read (nextgame.js)
   dialogKey: null, openDialog: null,  // the decision dialog's (decide.js, bar.js)
+  askHint: null,              // "What would the computer do?" (hint.js)
 };
 for (const k of Object.keys(store.get())) {
   Object.defineProperty(ctx, k, { get: () => store.get()[k], enumerable: true });
@@ -102,6 +103,11 @@ ctx.later = (ms) => {
   clearTimeout(laterTimer);
   laterAt = at;
   laterTimer = setTimeout(() => { laterTimer = null; redraw(); }, Math.max(0, ms));
+};
+ctx.askHint = () => {
+  // One hint per decision (the server answers the same one again); its refusal echoes the id.
+  ctx.hintAsked = ctx.version;
+  return sock.send({ type: "hint", id: "hint:" + ctx.version, version: ctx.version });
 };
 const sendChat = (f) => sock && sock.send(f);
 async function chatSpectators(open) {
@@ -319,6 +325,11 @@ function onMessage(msg) {
     case "event":
       paint();
       break;
+    case "hint":
+      ctx.hintAsked = null;
+      redraw();
+      import("./hint.js").then((m) => m.hintArrived(ctx));
+      break;
     case "state":
       if (was.fresh && was.inflight) sock.send(was.inflight);  // reconnected: resend, same id
       else ctx.answered = !!was.inflight;
@@ -339,6 +350,7 @@ function onMessage(msg) {
       redraw();
       break;
     case "error":
+      if (typeof msg.id === "string" && msg.id.startsWith("hint:")) ctx.hintAsked = null;
       // The refused move is no longer in flight; say why in the page's language.
       toast(errorText(msg.code, msg));
       redraw();

@@ -9,24 +9,25 @@
 // No DOM, no imports: the page's scripts and node's test runner load it alike.
 
 /** The store's data when the page opens: {room, roomAt, view, result, version, seat, events,
- *  messages, clock, online, fresh, inflight, pending, restarting}. `room` is the summary (GET
+ *  messages, clock, online, fresh, inflight, pending, restarting, hint, hints}. `room` is the summary (GET
  *  /api/rooms/{code} or the `room` frame, docs/protocol.md), `roomAt` the performance.now() ms
  *  it came at (its offline_s count from then), `view`/`result`/`version`/`clock` the last
  *  `state` frame's, `seat` this page's seat (null: watching), `events` the log this
  *  connection may see (the server filters it by visible_to), `messages` the chat's last 200,
  *  `inflight` the `act` frame
  *  awaiting its answer (resent with the same id after a reconnect), `fresh` true from a
- *  (re)connect until its first `state`. */
+ *  (re)connect until its first `state`, `hint` this seat's hint (the `hint` frame; dropped
+ *  when the game moves on) and `hints` the hints each seat used (the state's `hints`). */
 export function initialState() {
   return Object.freeze({
     room: null, roomAt: 0, view: null, result: null, version: 0, seat: null, events: [], messages: [], clock: null,
-    online: false, fresh: true, inflight: null, pending: false, restarting: false,
+    online: false, fresh: true, inflight: null, pending: false, restarting: false, hint: null, hints: null,
   });
 }
 
 /** The state after one frame from the server or one of the page's own actions (`now`: the
  *  performance.now() ms it came at). Server frames (docs/protocol.md): room, history, state,
- *  event, chat, seat_lost, error (only its answer to a move: refusals of chat and of a stale seat
+ *  event, hint, chat, seat_lost, error (only its answer to a move: refusals of chat and of a stale seat
  *  cookie are the controller's), server_restarting. The page's: `loaded` (the summary read over
  *  HTTP, as `room`), `sent` {frame} (a move sent or waiting for the link), `open`, `down`
  *  (the socket), `presence` {room} (a later game's summary while this page still shows the
@@ -38,7 +39,8 @@ export function reduce(s, m, now = 0) {
     case "room": {
       // Play again: the summary of a later game starts the page's game data afresh.
       const again = s.room !== null && m.room.game !== s.room.game;
-      const base = again ? { ...s, view: null, result: null, events: [], version: 0, clock: null } : s;
+      const base = again ? { ...s, view: null, result: null, events: [], version: 0, clock: null, hint: null,
+        hints: null } : s;
       return freeze({ ...base, room: m.room, roomAt: now, seat: m.room.you ?? null });
     }
     case "history":
@@ -51,7 +53,8 @@ export function reduce(s, m, now = 0) {
         ? { ...s.room, status: m.view.phase === "over" ? "over" : "playing" } : s.room;
       const seat = m.view.seat !== undefined && m.view.seat !== null ? m.view.seat : s.seat;
       return freeze({ ...s, ...answer, view: m.view, result: m.result || null, version: m.version,
-        clock: m.clock || null, fresh: false, room, seat });
+        clock: m.clock || null, fresh: false, room, seat, hints: m.hints || null,
+        hint: s.hint && s.hint.version === m.version ? s.hint : null });
     }
     case "event":
       return freeze({ ...s, events: [...s.events, ...(m.events || [])] });
@@ -61,10 +64,13 @@ export function reduce(s, m, now = 0) {
       const add = (m.messages || []).filter((x) => !ids.has(x.id) && ids.add(x.id));
       return freeze({ ...s, messages: [...have, ...add].slice(-200) });
     }
+    case "hint":
+      // This seat's hint (docs/protocol.md "Hints"); shown while the game is at its version.
+      return freeze({ ...s, hint: { version: m.version, seat: m.seat, action: m.action, why: m.why } });
     case "seat_lost":
       // This page watches from now on; the server sends a spectator's history and state next,
       // so nothing of the seat's own log stays (the log is the server's to filter).
-      return freeze({ ...s, seat: null, inflight: null, pending: false, events: [],
+      return freeze({ ...s, seat: null, inflight: null, pending: false, events: [], hint: null,
         room: s.room && { ...s.room, you: null } });
     case "error":
       // The refused move (or an error without an id while one is in flight) is answered.
@@ -98,7 +104,7 @@ function freeze(s) { return Object.freeze(s); }
 
 /** What the people at the page are doing, beside the server's data: {sel, rove, dismissed,
  *  returnFocus, pressedWhy, summaryClosed, ahead, leftGame, shown, changes, turnsPlayed,
- *  answered, resultShown, forgotSeat, waiting, chat, sound}, each named with the file that keeps it. */
+ *  answered, resultShown, forgotSeat, waiting, chat, sound, hintAsked}, each named with the file that keeps it. */
 export function initialUi() {
   return {
     sel: { market: null, pay: new Set(), discard: new Set(), goods: new Set() },  // the cards picked (table.js)
@@ -118,5 +124,6 @@ export function initialUi() {
     waiting: { joinError: "", joining: false, adding: false, starting: false },  // (waiting.js)
     chat: null,           // the text typed, muted senders, unread… (chat.js initialChat)
     sound: false,         // the beep at your decision (room.js)
+    hintAsked: null,      // the version a hint was asked for, until it comes (hint.js)
   };
 }

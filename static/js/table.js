@@ -8,7 +8,7 @@ import { h } from "../vendor/preact.js";
 import { appUrl } from "./dom.js";
 import { t, tn, listText, listParts } from "./i18n.js";
 import { COLORS, SYMBOL, cardEl, cardColor, cardValue, cardChip } from "./cards.js";
-import { PLAYER_COLORS, playerName, markerOf, isComputerSeat, nameTag, dot, lazy } from "./common.js";
+import { PLAYER_COLORS, playerName, markerOf, isComputerSeat, nameTag, dot, lazy, hints } from "./common.js";
 import { purchase, total } from "./payment.js";
 import { routeView } from "./route.js";
 import { barView } from "./bar.js";
@@ -21,6 +21,7 @@ import { logEntries } from "./logview.js";
 // The payment summary's module comes only once there was a payment (not on first load); the
 // end screen's (games.js, with its texts) at the end or in a later game.
 const summary = lazy(() => import("./summary.js"));
+const hinted = (ctx) => { const m = hints(ctx); return m ? m.hintedCards(ctx) : new Set(); };
 export const games = lazy(() => import("./games.js").then(async (m) => { await m.loadTexts(); return m; }));
 
 // The card rows' arrow keys (keys.js), wired once per row element (one ref function: Preact
@@ -114,7 +115,7 @@ function mainView(ctx) {
       : me && me.bot ? h("p", { class: "hint", id: "taken-over" }, t("table.taken_over"), " ",
         h("button", { type: "button", class: "btn primary", id: "take-back", onClick: ctx.takeBack },
           t("table.take_back")))
-        : barView(ctx)),
+        : [barView(ctx), hints(ctx) && hints(ctx).hintView(ctx, "bar")]),
     // Under your hand and the bar: a payment never pushes them out of view.
     h("section", { class: "panel summary", id: "summary", hidden: !shownSum, "aria-labelledby": "summary-h" },
       shownSum || null),
@@ -157,7 +158,9 @@ function resultView(ctx) {
         t("result.vp")), h("th", { scope: "col" }, t("result.tokens")))),
       h("tbody", null, rows.map((r) => h("tr", { key: r.seat, class: winners.includes(r.seat) ? "win" : "" },
         h("td", null, h("span", { class: "who" }, swatch(ctx.room, r.seat), playerName(ctx.room, r.seat),
-          r.seat === ctx.seat ? " (" + t("room.you") + ")" : "")),
+          r.seat === ctx.seat ? " (" + t("room.you") + ")" : "",
+          ctx.hints && ctx.hints[r.seat] ? h("span", { class: "badge assisted" }, t("result.assisted",
+            { n: ctx.hints[r.seat] })) : null)),
         h("td", { class: "num" }, String(r.vp)),
         h("td", { class: "num" }, String(r.tokens)))))),
     h("div", { id: "result-more" }, g ? g.resultMore(ctx) : null),
@@ -168,12 +171,12 @@ function resultView(ctx) {
 function slotCards(ctx, slots, where) {
   if (!slots.length) return h("span", { class: "muted empty" }, t("table.empty"));
   const turn = myDecision(ctx) && ctx.view.phase === "turn";
-  const tab = roving(ctx, where, slots.map((m) => m.card));
+  const tab = roving(ctx, where, slots.map((m) => m.card)), marked = hinted(ctx);
   return slots.map((m) => {
     const by = m.reserved_by;
     const reserved = by !== null && by !== undefined;
     return cardEl(m.card, {
-      button: true, tabIndex: tab(m.card), selected: ctx.sel.market === m.card,
+      button: true, tabIndex: tab(m.card), selected: ctx.sel.market === m.card, hinted: marked.has(m.card),
       dim: reserved && by !== ctx.seat && where === "market",
       reservedBy: reserved ? pieceOf(ctx, by) : null,
       fresh: ctx.changes.fresh.has(m.card), seen: ctx.changes.quiet.has(m.card),
@@ -297,7 +300,7 @@ function meView(ctx) {
   const w = ctx.view, me = w.players[ctx.seat];
   const hand = (me.hand || []).slice().sort((a, b) => cardColor(a).localeCompare(cardColor(b))
     || cardValue(a) - cardValue(b) || a - b);
-  const tab = roving(ctx, "hand", hand);
+  const tab = roving(ctx, "hand", hand), marked = hinted(ctx);
   return [
     h("div", { class: "me-head" },
       h("h2", { class: "small-h", id: "hand-h" }, t("table.your_hand"), " · ", h("span", { class: "coins" },
@@ -308,6 +311,7 @@ function meView(ctx) {
       ref: wireRow(ctx) },
       hand.length ? hand.map((id) => cardEl(id, {
         button: true, tabIndex: tab(id), selected: ctx.sel.pay.has(id), disabled: w.phase !== "turn",
+        hinted: marked.has(id),
         onclick: () => { ctx.sel.pay.has(id) ? ctx.sel.pay.delete(id) : ctx.sel.pay.add(id); ctx.redraw(); },
       })) : h("span", { class: "muted" }, t("table.empty"))),
     h("div", { class: "me-goods" }, h("h2", { class: "small-h" }, t("table.your_goods")), goodsEl(me.goods,

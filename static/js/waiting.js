@@ -80,6 +80,12 @@ async function removeBot(ctx, seat, button) {
   } catch (err) { toast(errorText(err.code, err.fields)); button.disabled = false; }
 }
 
+/** (Host.) Hints allowed or not (POST /api/rooms/{code}/hints). */
+async function setHints(allowed) {
+  try { await api("POST", `/api/rooms/${enc(CODE)}/hints`, { allowed }); }
+  catch (err) { toast(errorText(err.code, err.fields)); }
+}
+
 /** (Host.) The pace and time per decision chosen in the select ("live:0" = no timer). */
 async function setTimer() {
   const [pace, s] = document.getElementById("timer-select").value.split(":");
@@ -184,6 +190,11 @@ export function waitingView(ctx, onJoined) {
               selected: p === pace && n === limit }, limitText(n)))))))
       : h("span", { class: "muted", id: "timer-text" }, t("timer.label") + ": " + limitText(limit)
         + " (" + t("pace." + pace) + ")")),
+    // Hints allowed (the host's choice; everyone sees it): app/live/hints.py.
+    h("div", { class: "bar-group hints-line", id: "hints-line" }, isHost
+      ? h("label", { class: "check" }, h("input", { type: "checkbox", id: "hints-check", checked: !!room.hints,
+        onChange: (e) => setHints(e.currentTarget.checked) }), " " + t("hints.allow"))
+      : h("span", { class: "muted", id: "hints-text" }, t(room.hints ? "hints.on" : "hints.off"))),
     h("div", { class: "host-tools" }, isHost ? [
       h("div", { class: "bar-group", key: "bot" },
         h("label", null, h("span", null, t("room.level") + " "), h("select", { id: "bot-level" },

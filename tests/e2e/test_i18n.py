@@ -26,6 +26,7 @@ LOAD = """async () => {
           notifyEn: await m('/static/js/i18n/notify-en.js'), notifyDe: await m('/static/js/i18n/notify-de.js'),
           adminEn: await m('/static/js/i18n/admin-en.js'), adminDe: await m('/static/js/i18n/admin-de.js'),
           noticeEn: await m('/static/js/i18n/notice-en.js'), noticeDe: await m('/static/js/i18n/notice-de.js'),
+          hintEn: await m('/static/js/i18n/hint-en.js'), hintDe: await m('/static/js/i18n/hint-de.js'),
           howEn: (await m('/static/js/i18n/howto-en.js'))['howto.sections'],
           howDe: (await m('/static/js/i18n/howto-de.js'))['howto.sections']};
 }"""
@@ -46,10 +47,10 @@ def test_both_catalogues_have_the_same_keys_and_how_to_sections(e2e_server, new_
     assert set(c["gamesEn"]) == set(c["gamesDe"]) and len(c["gamesEn"]) > 20
     assert not set(c["gamesEn"]) & set(c["en"]), "a part key shadows a main key"
     # The parts loaded apart: turn-based rooms (pace.js), My games and the seat link (mine.js,
-    # seatlink.js), the notifications panel (notify.js), the admin page (admin.js) and the host's
-    # notice (notice.js): the same keys
-    # in both languages, none shadowing another part's.
-    parts = ("games", "pace", "mine", "notify", "admin", "notice")
+    # seatlink.js), the notifications panel (notify.js), the admin page (admin.js), the host's
+    # notice (notice.js) and a hint (hint.js): the same keys in both languages, none shadowing
+    # another part's.
+    parts = ("games", "pace", "mine", "notify", "admin", "notice", "hint")
     seen = set(c["en"]) | set(c["gamesEn"])
     for part in parts[1:]:
         en, de = c[part + "En"], c[part + "De"]

@@ -178,3 +178,21 @@ test("the standings come with the room summary; a later game's presence leaves t
   // A summary without standings (an older server, a first game) has none.
   assert.equal(run([[{ type: "room", room: summary() }]]).room.standings, undefined);
 });
+
+test("a hint is this seat's while the game stays at its version; the state's counts are kept", () => {
+  const hint = { type: "hint", version: 3, seat: 0, action: { type: "take", card: 7 }, why: { code: "only" } };
+  let s = run([[{ type: "loaded", room: summary({ hints: true }) }], [{ type: "open" }],
+    [{ type: "state", version: 3, view: view() }], [hint]]);
+  assert.deepEqual(s.hint, { version: 3, seat: 0, action: { type: "take", card: 7 }, why: { code: "only" } });
+  // Everyone's state after the hint (its use counted) keeps it; a refused hint (its own id) answers no move.
+  const act = { type: "act", id: "m1", version: 3, action: { type: "take", card: 7 } };
+  s = run([[{ type: "state", version: 3, view: view(), hints: [1, 0] }], [{ type: "sent", frame: act }],
+    [{ type: "error", id: "hint:3", code: "hints_off" }]], s);
+  assert.deepEqual(s.hints, [1, 0]);
+  assert.equal(s.hint.version, 3);
+  assert.deepEqual(s.inflight, act);
+  s = run([[{ type: "state", version: 4, view: view({ to_act: 1 }), hints: [1, 0] }]], s);
+  assert.equal(s.hint, null);  // the decision was made: its hint is gone, its count stays
+  assert.deepEqual(s.hints, [1, 0]);
+  assert.equal(run([[{ type: "seat_lost", seat: 0 }]], run([[hint]], s)).hint, null);
+});

@@ -55,6 +55,13 @@ def choose_in_worker(view: dict, level: str, history: list[dict], seed: int, bud
     return bots.choose_action(view, level, history=history, seed=seed, time_budget_s=budget_s)
 
 
+def suggest_in_worker(view: dict, history: list[dict], seed: int, budget_s: float) -> dict:
+    """Runs in a worker process: the hard player's hint for `view` (`bots.hint.suggest`:
+    {"action", "why"}); a view with hidden keys is refused there as for a computer player."""
+    from bots.hint import suggest  # noqa: PLC0415 - lazy, as choose_in_worker
+    return suggest(view, history, seed=seed, time_budget_s=budget_s)
+
+
 class Decider:
     """Chooses for a seat in the worker processes and submits, with the fallback (module docstring)."""
 
@@ -119,6 +126,21 @@ class Decider:
         metrics.BOT_DECISIONS.labels(level=level).inc()
         metrics.BOT_SECONDS.labels(level=level).observe(time.perf_counter() - began)
         return action
+
+    async def suggest(self, view: dict, history: list[dict], budget_s: float) -> dict:
+        """A hint for the seat of `view` (its player view) and `history` (the events it may
+        see), exactly what a computer player in that seat would get: the hard player's search
+        in a worker process for `budget_s` seconds → {"action", "why"} (bots/hint.py). Raises
+        what the worker raised (a view with hidden keys: ValueError)."""
+        loop = asyncio.get_running_loop()
+        args = (suggest_in_worker, view, history, secrets.randbits(32), budget_s)
+        try:
+            return await loop.run_in_executor(self._executor(), *args)
+        except BrokenProcessPool:
+            broken, self._pool = self._pool, None
+            if broken is not None:
+                broken.shutdown(wait=False, cancel_futures=True)
+            return await loop.run_in_executor(self._executor(), *args)
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:

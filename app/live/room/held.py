@@ -133,6 +133,7 @@ class Held:
             raise RuntimeError(f"room {table.code}: the game has no stored state")
         if not (table.state is not None and table.seed == snap.seed):
             table.reset(snap.seed)
+            table.hints = await store.read_hints(self.session, table.room_id, snap.seed)  # (app/live/hints.py)
         if table.state is not None and snap.version <= table.version:
             return []
         return table.load(snap, await store.read_log(self.session, table.room_id, table.version, snap.version))
@@ -141,6 +142,11 @@ class Held:
                 game: Literal["news", "history", "state"] = "news", to: Iterable[Connection] | None = None) -> None:
         """Tell the room's connections here what `news` brought (`Publisher.publish`)."""
         self._publisher.publish(self.table, news, summary=summary, game=game, to=to)
+
+    def tell_seat(self, seat: int, frame: dict) -> None:
+        """A frame for `seat` alone (a hint: app/live/hints.py) to its connections here that
+        hold it now (`Publisher.tell_seat`)."""
+        self._publisher.tell_seat(self.table, seat, frame)
 
     def restate(self, clock: tuple, news: Update) -> None:
         """After `sync`: when the turn clock moved without an action (a pause, a resume, an

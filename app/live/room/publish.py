@@ -104,6 +104,14 @@ class Publisher:
             for text in frames[conn.seat]:
                 conn.send(text)
 
+    def tell_seat(self, table: Table, seat: int, frame: dict) -> None:
+        """`frame` to the connections here of `seat` alone, each only while its token holds
+        the seat now (`Connection.holds`): a spectator or another seat never gets it."""
+        text = dumps(frame)
+        for conn in self.hub.of(table.code):
+            if conn.seat == seat and table.holders is not None and conn.holds(seat, table.holders):
+                conn.send(text)
+
     @staticmethod
     def _game_frames(table: Table, seat: int | None, game: str, caught: list, clock: dict | None) -> list[str]:
         """The game frames of `publish` for one seat, serialized (shared by its connections)."""

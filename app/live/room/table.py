@@ -55,6 +55,9 @@ class Table:
         # and seat → until when its person is away (only seats with a time set).
         self.paused_at: datetime | None = None
         self.away: dict[int, datetime] = {}
+        # The hints of this game (app/live/hints.py), as stored: version → {"seat", "action",
+        # "why"}; that one was used is public (`history`, `state_message`), its content is not.
+        self.hints: dict[int, dict] = {}
 
     def note_seats(self, room: Any) -> None:
         """Remember which seats are computer players' from `room` read with its seats (under
@@ -142,6 +145,7 @@ class Table:
         self.state, self.version, self.events, self.seed = None, 0, [], seed
         self.action_ids = set()
         self.actors = []
+        self.hints = {}
 
     def applied(self, state: Any, version: int, seat: int, action_id: str, events: list[dict],
                 clock: dict | None = None) -> None:
@@ -155,8 +159,23 @@ class Table:
             self.turn_at, self.deadline_at = clock["turn_at"], clock["deadline_at"]
 
     def history(self, seat: int | None) -> list[dict]:
-        """All past events of the game that `seat` may see, in order."""
-        return [e for events in self.events for e in visible(events, seat)]
+        """All past events of the game that `seat` may see, in order, with a public
+        `hint_used` event where a seat asked for a hint (`hint_event`: after the action of the
+        version it was asked at)."""
+        out = [hint_event(self.hints[0]["seat"])] if 0 in self.hints else []
+        for v, events in enumerate(self.events, 1):
+            out += visible(events, seat)
+            if v in self.hints:
+                out.append(hint_event(self.hints[v]["seat"]))
+        return out
+
+    def hint_counts(self) -> list[int]:
+        """The hints each seat used in this game (index = seat), public."""
+        counts = [0] * self.state.num_players if self.state is not None else []
+        for hint in self.hints.values():
+            if hint["seat"] < len(counts):
+                counts[hint["seat"]] += 1
+        return counts
 
     def view(self, seat: int | None) -> dict:
         """`engine.player_view` for that seat (None = spectator)."""
@@ -168,4 +187,12 @@ class Table:
         msg = {"type": "state", "version": self.version, "view": self.view(seat)}
         if engine.is_over(self.state):
             msg["result"] = engine.game_result(self.state, [e for evs in self.events for e in evs])
+        if self.hints:
+            msg["hints"] = self.hint_counts()  # public: who was assisted, how often
         return msg
+
+
+def hint_event(seat: int) -> dict:
+    """The public log event of a hint used by `seat` (docs/protocol.md "Hints"): never what
+    the hint said."""
+    return {"type": "hint_used", "seat": seat, "visible_to": None}

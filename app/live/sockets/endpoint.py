@@ -24,6 +24,7 @@ from ...refusals import Refusal
 from ...security import normalize_code
 from ..actions.path import Actions
 from ..chat import Chat
+from ..hints import Hints
 from ..room.lock import Tables
 from ..room.presence import Presence, SeatChangedHands
 from .connection import Connection, Hub
@@ -40,7 +41,8 @@ class RoomSockets:
     """Serves room WebSockets: handshake, arrival, the read loop, departure."""
 
     def __init__(self, settings: Settings, sessions: async_sessionmaker[AsyncSession], hub: Hub,
-                 tables: Tables, presence: Presence, actions: Actions, chat: Chat | None = None):
+                 tables: Tables, presence: Presence, actions: Actions, chat: Chat | None = None,
+                 hints: Hints | None = None):
         self.settings = settings
         self.sessions = sessions
         self.hub = hub
@@ -48,6 +50,7 @@ class RoomSockets:
         self.presence = presence
         self.actions = actions
         self.chat = chat
+        self.hints = hints
         self.admission = Admission(settings.connect_seat_limit, settings.connect_address_limit)
         self.flood = parse_limits(settings.flood_limit)  # FLOOD_LIMIT, per connection
         self.greet: Callable[[Connection], None] = lambda conn: None  # the host's notice (notice.py)
@@ -84,7 +87,8 @@ class RoomSockets:
     async def _on_message(self, conn: Connection, msg: dict) -> None:
         """One checked message of a room connection: `ping` → `pong`; `visible` → its flag;
         `chat` → `Chat.on_frame`;
-        `act` → `Actions.act`, the action path (a spectator's is refused: `not_seated`)."""
+        `act` → `Actions.act`, the action path, `hint` → `Hints.on_frame` (a spectator's are
+        refused: `not_seated`)."""
         if msg["type"] == "ping":
             conn.send({"type": "pong"})
         elif msg["type"] == "visible":  # no answer: only notifications care (app/notify/watch.py)
@@ -94,7 +98,11 @@ class RoomSockets:
         elif msg["type"] == "chat":
             conn.send(Refusal("bad_message", "There is no chat here.").frame())
         elif conn.seat is None:
-            conn.send(Refusal("not_seated", "Spectators cannot act.").frame(msg["id"]))
+            conn.send(Refusal("not_seated", "Spectators cannot act.").frame(msg.get("id")))
+        elif msg["type"] == "hint" and self.hints is not None:
+            await self.hints.on_frame(conn, msg)
+        elif msg["type"] == "hint":
+            conn.send(Refusal("hints_off").frame(msg.get("id")))
         else:
             await self.actions.act(conn.room, conn.seat, msg["id"], msg["version"], msg["action"], reply=conn)
 

@@ -29,8 +29,9 @@ BOT_ID_PREFIX = "bot:"  # action ids reserved for the server's computer players 
 
 def parse_client_message(text: str) -> dict:
     """Check one client frame: `{"type": "ping"}`, `{"type": "act", "id", "version", "action"}`,
-    `{"type": "chat", "text"}` (a spectator's with `"name"`; its text is checked by chat.py) or
-    `{"type": "visible", "visible": bool}` (the page shown or hidden).
+    `{"type": "chat", "text"}` (a spectator's with `"name"`; its text is checked by chat.py),
+    `{"type": "visible", "visible": bool}` (the page shown or hidden) or `{"type": "hint",
+    "version"}` (what would the computer do: app/live/hints.py).
 
     Raises the Refusal `bad_message` with the reason (and the frame's `id` when it had one,
     echoed in the error frame) for anything else."""
@@ -51,9 +52,15 @@ def parse_client_message(text: str) -> dict:
         if not isinstance(msg.get("text"), str) or not isinstance(msg.get("name", ""), str):
             raise _bad("`text` (and a spectator's `name`) are strings.", msg_id)
         return msg
+    version, action = msg.get("version"), msg.get("action")
+    if kind == "hint":  # `id` optional, echoed in a refusal
+        if msg_id is not None and (not isinstance(msg_id, str) or not 1 <= len(msg_id) <= MAX_ACTION_ID):
+            raise _bad(f"`id` is a string of 1 to {MAX_ACTION_ID} characters.", None)
+        if not isinstance(version, int) or isinstance(version, bool) or version < 0:
+            raise _bad("`version` is a non-negative integer.", msg_id)
+        return msg
     if kind != "act":
         raise _bad("Unknown message type.", msg_id)
-    version, action = msg.get("version"), msg.get("action")
     if not isinstance(msg_id, str) or not 1 <= len(msg_id) <= MAX_ACTION_ID or not _unicode_text(msg_id):
         raise _bad(f"`id` is a string of 1 to {MAX_ACTION_ID} characters of Unicode text.", msg_id)
     if msg_id.startswith(BOT_ID_PREFIX):

@@ -393,4 +393,13 @@ export default {
   "err.chat_bad_char": "Eine Nachricht darf keine unsichtbaren oder Steuerzeichen enthalten.",
   "err.chat_closed": "Der Gastgeber hat den Chat für Zuschauer geschlossen.",
   "err.chat_name": "Zuschauer chatten unter einem Namen (1 bis 24 Zeichen), der keinem Spieler gleicht.",
+  "err.hints_off": "In diesem Raum sind keine Tipps erlaubt.",
+  "err.hint_failed": "Gerade ließ sich kein Tipp finden; versuch es noch einmal.",
+  "hints.allow": "Tipps erlaubt: Spieler dürfen fragen, was der Computer tun würde (alle sehen es)",
+  "hints.on": "Tipps erlaubt",
+  "hints.off": "Keine Tipps",
+  "hints.badge": "Tipps erlaubt",
+  "log.hint_used": "{name} hat den Computer um einen Tipp gebeten.",
+  "result.assisted": "mit Hilfe: {n} Tipps",
+  "result.assisted_one": "mit Hilfe: 1 Tipp",
 };

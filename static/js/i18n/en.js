@@ -389,4 +389,13 @@ export default {
   "err.chat_bad_char": "A message cannot hold invisible or control characters.",
   "err.chat_closed": "The host has closed the chat to spectators.",
   "err.chat_name": "Spectators chat under a name (1 to 24 characters) unlike a player's.",
+  "err.hints_off": "This room does not allow hints.",
+  "err.hint_failed": "No hint could be found right now; try again.",
+  "hints.allow": "Hints allowed: a player may ask what the computer would do (everyone sees it)",
+  "hints.on": "Hints allowed",
+  "hints.off": "No hints",
+  "hints.badge": "Hints allowed",
+  "log.hint_used": "{name} asked the computer for a hint.",
+  "result.assisted": "assisted: {n} hints",
+  "result.assisted_one": "assisted: 1 hint",
 };
