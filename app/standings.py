@@ -33,9 +33,13 @@ def game_facts(number: int, players: list[dict], state: dict, events: Iterable[d
     `state`: the final state's JSON; `events`: the game's events (only the public `sale`
     events are read: `engine.game_result`). `win`: the seat is among the winners (R-end-2;
     `shared` when there are several); `best_sale`: `{"vp", "value", "color"}` of the seat's
-    sale with the most VPs (the first of equal ones), or None without a sale. Raises
-    ValueError when the game is not over."""
-    result = engine.game_result(engine.GameState.from_json(state), events)
+    sale with the most VPs (the first of equal ones), or None without a sale. A game the rules
+    do not call over (a room set `over` by hand in its database) adds nothing: `{"game": number,
+    "shared": False, "players": [], "finished": False}`, which `series` leaves out."""
+    final = engine.GameState.from_json(state)
+    if not engine.is_over(final):
+        return {"game": number, "shared": False, "players": [], "finished": False}
+    result = engine.game_result(final, events)
     winners = set(result["winners"])
     out = []
     for p in sorted(players, key=lambda p: p["seat"]):
@@ -59,9 +63,9 @@ def series(facts: list[dict]) -> dict | None:
     game of `numbers` (null where it did not play); `best_sale` `{"game", "vp", "value",
     "color"}`: its sale with the most VPs over the series (the earliest of equal ones), or null.
     Players sorted by wins, then shared wins, then VPs per game, then the name."""
+    facts = sorted((f for f in facts if f.get("finished", True)), key=lambda f: f["game"])
     if not facts:
         return None
-    facts = sorted(facts, key=lambda f: f["game"])
     rows: dict[str, dict] = {}
     for i, f in enumerate(facts):
         for p in f["players"]:

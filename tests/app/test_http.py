@@ -72,7 +72,8 @@ def test_lobby_lists_public_waiting_rooms_only(server):
         assert entry == {"code": public["code"], "url": f"/r/{public['code']}", "players": ["Pub"],
                          "seats": [{"seat": 0, "name": "Pub", "bot": False, "bot_level": None}],
                          "present": 1, "seats_free": 3, "status": "waiting",
-                         "created_at": entry["created_at"], "pace": "live", "turn_limit_s": None}
+                         "created_at": entry["created_at"], "pace": "live", "turn_limit_s": None,
+                         "hints": False}
         # A computer player is listed with its level, so a client names it as the room does.
         r = await asyncio.to_thread(httpx.post, f"{server.base_url}/api/rooms/{public['code']}/bots",
                                     json={"level": "easy"}, headers=auth(public["token"]))

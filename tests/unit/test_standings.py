@@ -87,3 +87,15 @@ def test_a_real_shared_win_is_a_shared_win():
         raise AssertionError("no shared win in 2000 random games")
     s = series([game_facts(1, _players("Ann", "Ben"), state.to_json(), events)])
     assert all(r["shared_wins"] == 1 and r["wins"] == 0 for r in s["players"])
+
+
+def test_a_room_set_over_by_hand_before_the_rules_end_adds_nothing():
+    """A game whose room was set `over` in its database while the rules still run it (its
+    final state not over) is stored without failing and leaves the standings as they were."""
+    state = engine.new_game(3, 11)
+    facts = game_facts(2, _players("Ann", "Ben", "Cem"), state.to_json(), [])
+    assert facts == {"game": 2, "shared": False, "players": [], "finished": False}
+    done, events = _game(3, 5)
+    first = game_facts(1, _players("Ann", "Ben", "Cem"), done.to_json(), events)
+    assert series([first, facts]) == series([first])
+    assert series([facts]) is None
