@@ -2,9 +2,9 @@
 Apart from app/schemas.py only for its length; the same conventions (times ISO 8601 UTC)."""
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from .admin import NOTICE_MAX_CHARS, RESTART_MAX_MINUTES
 from .schemas import BotLevel, RoomStatus
@@ -59,13 +59,24 @@ class AdminRoomsOut(BaseModel):
     notice: NoticeOut | None
 
 
+def _json_integer(value):
+    """A JSON Schema integer (5 or 5.0) and nothing else: pydantic's lax int also took `true`
+    and "5" as minutes (1 and 5)."""
+    if isinstance(value, (bool, str)):
+        raise ValueError("Input should be a valid integer")
+    return value
+
+
+Minutes = Annotated[int, BeforeValidator(_json_integer)]
+
+
 class NoticeIn(BaseModel):
     """PUT /api/admin/notice: a restart `restart_in_min` minutes from now (1..1440) and/or a
     `text` (at most 200 characters once trimmed); at least one of them."""
 
     model_config = ConfigDict(extra="ignore", json_schema_extra=_ONE_OF_THEM)
 
-    restart_in_min: int | None = Field(None, json_schema_extra=_MINUTES)
+    restart_in_min: Minutes | None = Field(None, json_schema_extra=_MINUTES)
     text: str | None = Field(None, json_schema_extra=_TEXT)
 
 

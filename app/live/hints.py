@@ -17,8 +17,9 @@ decision it is may ask "what would the computer do?".
   connections only; everyone gets the public `hint_used` log event (who, never what) and the
   state again, whose `hints` counts every seat's hints (`Table.state_message`).
 
-With several server processes the other processes' connections see the log line when they
-next load the game (a reconnect); the count in the result and the record is the database's.
+With several server processes the one that stored the hint tells the others (fanout kind "h"):
+they read the game's hints again (`Held.sync`), their connections hear the log line and the
+counts, and the seat's connections there get the hint too (fanout/remote.py).
 """
 from __future__ import annotations
 
@@ -34,9 +35,10 @@ from ..config import Settings
 from ..models import HintRow, utcnow
 from ..refusals import Refusal
 from .computer.decide import Decider
+from .fanout.base import Fanout
 from .room.lock import RoomGone, Tables
 from .room.publish import Update
-from .room.table import hint_event
+from .room.table import hint_event, hint_frame
 from .sockets.connection import Connection
 
 log = logging.getLogger("osaka.hints")
@@ -47,8 +49,9 @@ HINT_BUDGET_S = 1.0
 class Hints:
     """The `hint` frames of this process's room connections (module docstring)."""
 
-    def __init__(self, settings: Settings, tables: Tables, decider: Decider):
+    def __init__(self, settings: Settings, tables: Tables, decider: Decider, fanout: Fanout):
         self.settings = settings
+        self.fanout = fanout
         self.tables = tables
         self.decider = decider
         # (room, seed, version) → the search running for that decision (a second ask waits for it)
@@ -76,7 +79,8 @@ class Hints:
             except Exception:
                 log.exception("the hint's search failed (room %s, seat %s)", conn.room, conn.seat)
                 return conn.send(Refusal("hint_failed").frame(msg.get("id")))
-            await self._store(conn, key, hint)
+            if await self._store(conn, key, hint):
+                await self.fanout.notify("h", conn.room)  # the other processes' tables read it (fanout/remote.py)
         except Refusal as refusal:  # RoomGone too
             conn.send(refusal.frame(msg.get("id")))
 
@@ -109,11 +113,13 @@ class Hints:
             # Exactly what a computer player in this seat gets (computer/bots.py `_one_turn`).
             return (conn.room, table.seed, version), table.view(seat), table.history(seat)
 
-    async def _store(self, conn: Connection, key: tuple[str, int, int], hint: dict) -> None:
+    async def _store(self, conn: Connection, key: tuple[str, int, int], hint: dict) -> bool:
         """Under the room's lock: store the hint of decision `key` once, tell everyone that it
         was used (the log event, the state with the counts) and the seat's connections what it
-        says. A decision made meanwhile: `stale_version`, nothing stored."""
+        says → True when this call stored it. A decision made meanwhile: `stale_version`, nothing
+        stored."""
         _, seed, version = key
+        stored = False
         async with self.tables.hold(conn.room) as held:
             table = held.table
             await held.know_seats()
@@ -126,6 +132,7 @@ class Hints:
                         room_id=table.room_id, seed=seed, version=version, seat=seat, action=hint["action"],
                         why=hint["why"], created_at=utcnow()))
                     await held.session.commit()
+                    stored = True
                     table.hints[version] = {"seat": seat, "action": hint["action"], "why": hint["why"]}
                     held.publish(Update(caught=[(version, [hint_event(seat)])]))  # everyone: used, not what
                 except IntegrityError:  # another process gave this decision's hint first: that one counts
@@ -135,8 +142,5 @@ class Hints:
                     table.hints[version] = {"seat": row.seat, "action": row.action, "why": row.why}
             frame = hint_frame(version, table.hints[version])
             held.tell_seat(frame["seat"], frame)
+        return stored
 
-
-def hint_frame(version: int, hint: dict) -> dict:
-    """The `hint` frame of a stored hint (docs/protocol.md "Hints"): for its seat only."""
-    return {"type": "hint", "version": version, "seat": hint["seat"], "action": hint["action"], "why": hint["why"]}

@@ -97,7 +97,7 @@ class Live:
         self.actions = Actions(settings, self.tables, self.fanout, self.events, self.committer)
         self.presence = Presence(self.hub, self.tables, self.lobby, self.events, self.chat)
         self.decider = Decider(settings, self.tables)  # the computer players' choices, in worker processes
-        self.hints = Hints(settings, self.tables, self.decider)  # "what would the computer do?"
+        self.hints = Hints(settings, self.tables, self.decider, self.fanout)  # "what would the computer do?"
         self.sockets = RoomSockets(settings, sessions, self.hub, self.tables, self.presence, self.actions, self.chat,
                                    self.hints)
         self.bots = BotDriver(settings, sessions, self.tables, self.actions, self.decider)

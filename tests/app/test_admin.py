@@ -140,6 +140,9 @@ def test_the_notice_reaches_sockets_and_its_refusals(own_servers):
         assert r.status_code == 422 and r.json()["error"]["code"] == code_, (body, r.text)
         if field:
             assert r.json()["error"][field[0]] == field[1]
+    for minutes in (True, "5", 5.5):  # no minutes (the break test: `true` set a restart in 1 minute)
+        r = admin(base, "PUT", "/api/admin/notice", json={"restart_in_min": minutes})
+        assert r.status_code == 422 and r.json()["error"]["code"] == "bad_request", (minutes, r.text)
 
     async def go():
         ann = await Client.open(srv.ws_url, code, host["token"], seat=0)

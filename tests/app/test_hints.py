@@ -8,6 +8,7 @@ import asyncio
 import random
 
 import httpx
+import pytest
 
 from engine import action_from_json
 
@@ -131,3 +132,44 @@ def test_a_hint_for_the_seat_alone_counted_once_across_a_restart(server_factory)
                                 "at": record["hints"][0]["at"]}]
     text = httpx.get(f"{b.base_url}/api/rooms/{code}/games/1/record.txt").text
     assert "asked the computer for a hint" in text and "assisted: 1 hint" in text
+
+
+@pytest.mark.postgresql_only
+def test_a_hint_given_in_one_process_is_seen_in_the_other(migrated_url, server_factory):
+    """Two processes on one PostgreSQL database: a hint asked through A reaches the seat's
+    other tab on B (the hint itself), and B's spectator and the other seat hear that it was
+    used and its count, live and after reconnecting (fanout kind "h"). Found by the break
+    test: B never knew, not even after a reconnect, so its result said no hints."""
+    assert migrated_url.startswith("postgresql"), "several processes need PostgreSQL"
+    a, b = server_factory(**FAST), server_factory(**FAST)
+    code, tokens = _hint_room(a.base_url)
+
+    async def run():
+        view = (await (probe := await Client.open(a.ws_url, code, tokens[0], seat=0)).state())["view"]
+        await probe.close()
+        seat = view["to_act"]
+        me_a = await Client.open(a.ws_url, code, tokens[seat], seat=seat)
+        me_b = await Client.open(b.ws_url, code, tokens[seat], seat=seat)  # the same seat's other tab, on B
+        other_b = await Client.open(b.ws_url, code, tokens[1 - seat], seat=1 - seat)
+        spectator_b = await Client.open(b.ws_url, code)
+        await me_b.state()
+        await me_a.send({"type": "hint", "version": 0})
+        hint = await me_a.wait(lambda m: m["type"] == "hint")
+        got = await me_b.wait(lambda m: m["type"] == "hint")
+        assert {k: got[k] for k in ("version", "seat", "action", "why")} == \
+            {k: hint[k] for k in ("version", "seat", "action", "why")}
+        for c in (other_b, spectator_b):
+            await c.wait(lambda m: m["type"] == "event" and m["events"] == [
+                {"type": "hint_used", "seat": seat, "visible_to": None}])
+            state = await c.wait(lambda m: m["type"] == "state" and m.get("hints"))
+            assert state["hints"][seat] == 1
+            assert not [m for m in c.msgs if m["type"] == "hint"], "another seat got the hint"
+        for c in (me_a, me_b, other_b, spectator_b):
+            await c.close()
+        again = await Client.open(b.ws_url, code)  # a reconnect to B: the history and the count
+        history = await again.wait(lambda m: m["type"] == "history")
+        assert {"type": "hint_used", "seat": seat, "visible_to": None} in history["events"]
+        assert (await again.state())["hints"][seat] == 1
+        await again.close()
+
+    asyncio.run(run())

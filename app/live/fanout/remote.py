@@ -20,7 +20,7 @@ from ..chat import Chat
 from ..lobby import LobbyFeed
 from ..outages import OutageLog
 from ..room.lock import RoomGone, RoomLockMisuse, Tables
-from ..room.table import Table
+from ..room.table import Table, hint_frame
 from ..sockets.connection import Hub
 
 log = logging.getLogger("osaka.fanout")
@@ -111,8 +111,8 @@ class RemoteChanges:
             await self._guarded(self.on_change(code, {"g"}), code)
 
     async def on_change(self, code: str, kinds: set[str]) -> None:
-        """Another process changed room `code` (`kinds` ⊆ {"g", "r", "p", "c"}: game, room,
-        presence, chat — a chat message goes to this process's connections: `Chat.on_remote`):
+        """Another process changed room `code` (`kinds` ⊆ {"g", "r", "p", "c", "h"}: game, room,
+        presence, chat, a hint — a chat message goes to this process's connections: `Chat.on_remote`):
         refresh the lobby on a room change; catch the table up and tell the room's connections
         here (the summary first when the room or presence changed, the game started or ended)."""
         if "r" in kinds or "p" in kinds:  # the lobby lists rooms with people present
@@ -120,6 +120,8 @@ class RemoteChanges:
         table = self.tables.get(code)
         if table is not None and kinds & {"r", "p"}:
             table.forget_seats()  # a seat may have gone to or come back from a computer player
+        if table is not None and "h" in kinds:
+            table.hints_known = False  # a hint given there (app/live/hints.py): read at the catch-up
         if not self.hub.of(code):
             return  # nobody watches it here: the table catches up on its next use
         if "c" in kinds and self.chat is not None:
@@ -137,5 +139,8 @@ class RemoteChanges:
                 held.publish(news, summary=news.started or "r" in kinds or "p" in kinds
                              or (bool(news.caught) and room.status == "over"))
                 held.restate(clock, news)  # a pause, a resume, an away moved the clock
+                for v in news.hints:  # the seat's connections here get the hint given there
+                    if v == held.table.version:
+                        held.tell_seat(held.table.hints[v]["seat"], hint_frame(v, held.table.hints[v]))
         except RoomGone:
             return

@@ -20,7 +20,7 @@ from ...models import Room, Seat
 from ...store import games as store
 from ..sockets.connection import Connection
 from .publish import Publisher, Update
-from .table import Table
+from .table import Table, hint_event
 
 # The seats' computer players and holders of a room, and its turn timer (Held.know_seats).
 _SEAT_LEVELS = select(Seat.__table__.c.seat, Seat.__table__.c.bot_level, Seat.__table__.c.token_hash,
@@ -112,7 +112,22 @@ class Held:
             table.note_seats(row)
             self._seats_read(row)
         started = table.state is None and row.seed is not None
-        return Update(self.room, started, await self._load(row))
+        caught = await self._load(row)
+        hints = await self._new_hints()
+        # A hint given elsewhere on the decision now: its public log line, as where it was given.
+        caught += [(v, [hint_event(table.hints[v]["seat"])]) for v in hints if v == table.version]
+        return Update(self.room, started, caught, hints=hints)
+
+    async def _new_hints(self) -> list[int]:
+        """The versions of this game's hints another process gave since the table read them
+        (`Table.hints_known` False: fanout kind "h"), now in `Table.hints`."""
+        table = self.table
+        if table.hints_known or table.state is None or table.seed is None:
+            return []
+        got = await store.read_hints(self.session, table.room_id, table.seed)
+        new = sorted(v for v in got if v not in table.hints)
+        table.hints, table.hints_known = got, True
+        return new
 
     async def _load(self, row: Any) -> list[tuple[int, list[dict]]]:
         """`sync`'s game part from the database, up to `row` as read now (the log only grows: a

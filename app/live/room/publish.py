@@ -44,6 +44,7 @@ class Update:
     started: bool = False
     caught: list[tuple[int, list[dict]]] = field(default_factory=list)
     now: Any = None
+    hints: list[int] = field(default_factory=list)  # versions of hints given elsewhere, read now
 
 
 class Publisher:

@@ -58,6 +58,9 @@ class Table:
         # The hints of this game (app/live/hints.py), as stored: version → {"seat", "action",
         # "why"}; that one was used is public (`history`, `state_message`), its content is not.
         self.hints: dict[int, dict] = {}
+        # False when another process said it gave a hint (fanout kind "h"): read them again
+        # at the next catch-up (`Held.sync`).
+        self.hints_known = True
 
     def note_seats(self, room: Any) -> None:
         """Remember which seats are computer players' from `room` read with its seats (under
@@ -146,6 +149,7 @@ class Table:
         self.action_ids = set()
         self.actors = []
         self.hints = {}
+        self.hints_known = True
 
     def applied(self, state: Any, version: int, seat: int, action_id: str, events: list[dict],
                 clock: dict | None = None) -> None:
@@ -190,6 +194,11 @@ class Table:
         if self.hints:
             msg["hints"] = self.hint_counts()  # public: who was assisted, how often
         return msg
+
+
+def hint_frame(version: int, hint: dict) -> dict:
+    """The `hint` frame of a stored hint (docs/protocol.md "Hints"): for its seat only."""
+    return {"type": "hint", "version": version, "seat": hint["seat"], "action": hint["action"], "why": hint["why"]}
 
 
 def hint_event(seat: int) -> dict:
