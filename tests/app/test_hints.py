@@ -100,7 +100,7 @@ def test_a_hint_for_the_seat_alone_counted_once_across_a_restart(server_factory)
 
     hint = asyncio.run(first(a))
     a.kill()
-    b = server_factory(**FAST)
+    b = server_factory(**FAST, FLOOD_LIMIT="10000/3seconds")  # the test plays ~120 moves at machine speed
 
     async def after(srv):
         clients = [await Client.open(srv.ws_url, code, t, seat=i) for i, t in enumerate(tokens)]
