@@ -75,11 +75,15 @@ def test_end_screen_fits_the_phone(finished, new_page, shots, lang):
                                           "e => e.getBoundingClientRect().right))")
         assert right <= vp["width"], (lang, vp, right)
         # A header is one line: no word broken ("Platz" one letter a line, "SP", "Plättchen").
-        heads = page.eval_on_selector_all(
-            ".score th", "els => els.map(e => { const r = document.createRange(); r.selectNodeContents(e);"
-            " const tops = new Set([...r.getClientRects()].map(x => Math.round(x.top)));"
-            " return [e.textContent, tops.size]; })")
+        lines = ("els => els.map(e => { const r = document.createRange(); r.selectNodeContents(e);"
+                 " const tops = new Set([...r.getClientRects()].map(x => Math.round(x.top)));"
+                 " return [e.textContent, tops.size]; })")
+        heads = page.eval_on_selector_all(".score:not(.standings) th", lines)
         assert [h for h in heads if h[1] > 1] == [], (lang, vp, heads)
+        # The standings under it (standings.js): a column's title at most two lines ("Best sale"),
+        # a name's row with its games count under it, long names wrapping within the window.
+        heads = page.eval_on_selector_all(".standings thead th", lines)
+        assert heads and [h for h in heads if h[1] > 2] == [], (lang, vp, heads)
         # The widest a game can make it: two-digit VPs in every colour, every name this long (24 characters at most).
         page.evaluate("""() => {
             document.querySelectorAll('.breakdown td.num').forEach(td => { td.textContent = '12'; });
