@@ -47,6 +47,14 @@ def token_matches(token: str, token_hash: str | None) -> bool:
     return hmac.compare_digest(hash_token(token), token_hash)
 
 
+def bearer_is(authorization: str, secret: str) -> bool:
+    """An `Authorization` header's value is `Bearer <secret>` (the scheme in any case, RFC 9110
+    §11.1; the secret compared in constant time): the server's own tokens, METRICS_TOKEN and
+    ADMIN_TOKEN."""
+    return authorization[:7].lower() == "bearer " and hmac.compare_digest(
+        authorization[7:].strip().encode(), secret.encode())
+
+
 def cookie_name(code: str) -> str:
     """Name of the seat cookie for a room: ``osaka_<code>``."""
     return f"osaka_{code}"

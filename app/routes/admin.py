@@ -7,7 +7,6 @@ unset; every API call needs `Authorization: Bearer <ADMIN_TOKEN>` (compared in c
 itself is a skeleton: static/js/admin.js asks for the token and keeps it in sessionStorage."""
 from __future__ import annotations
 
-import hmac
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request, Response
@@ -17,6 +16,7 @@ from .. import admin as A
 from ..deps import LiveDep, SessionDep
 from ..ratelimit import address_key
 from ..refusals import Refusal, responses
+from ..security import bearer_is
 from ..schemas_admin import AdminRoomsOut, NoticeIn, NoticeSetOut
 from .pages import _page
 
@@ -40,8 +40,7 @@ def require_admin(request: Request) -> None:
     token = _enabled(request)
     limiter, host = request.app.state.limiter, request.client.host if request.client else None
     limiter.check("admin", host)
-    given = request.headers.get("authorization", "")
-    if given[:7].lower() != "bearer " or not hmac.compare_digest(given[7:].strip().encode(), token.encode()):
+    if not bearer_is(request.headers.get("authorization", ""), token):
         limiter.allow("admin", address_key(host))
         raise Refusal("unauthorized", "The admin token is needed (Authorization: Bearer …).")
 

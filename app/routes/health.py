@@ -1,8 +1,6 @@
 """Liveness and readiness."""
 from __future__ import annotations
 
-import hmac
-
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST
@@ -13,6 +11,7 @@ from ..live.sockets.endpoint import INSTANCE
 from ..migrate import current_revisions
 from ..refusals import Refusal
 from ..schemas import NotReadyOut, StatusOut
+from ..security import bearer_is
 
 router = APIRouter(tags=["health"])
 
@@ -46,8 +45,7 @@ async def metrics_text(request: Request, live: LiveDep) -> Response:
     token = live.settings.metrics_token
     if not token:
         raise Refusal("not_found")
-    given = request.headers.get("authorization", "")
-    if given[:7].lower() != "bearer " or not hmac.compare_digest(given[7:].strip().encode(), token.encode()):
+    if not bearer_is(request.headers.get("authorization", ""), token):
         raise Refusal("unauthorized", "The metrics token is needed (Authorization: Bearer …).")
     return Response(metrics.render(await live.gauges()), media_type=CONTENT_TYPE_LATEST,
                     headers={"Cache-Control": "no-store"})
