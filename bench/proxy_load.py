@@ -11,13 +11,14 @@ imported, not copied). For every step:
    `ServerProcess`; 127.0.0.1, free ports, `BOT_DELAY_S=0`, `LOG_LEVEL=info`, the per-address
    limits off; `--env KEY=VALUE` adds more).
 2. Caddy (`caddy run`, the Debian package; `--caddy` names the binary) is started in front of
-   them with a generated Caddyfile that mirrors deploy/Caddyfile's `reverse_proxy` settings
-   (`lb_policy round_robin`, `lb_try_duration 10s`, `lb_try_interval 250ms`,
-   `fail_duration 10s`, the transport's `keepalive 3s`), with static upstreams instead of Docker's DNS, plain HTTP on a free
-   port of 127.0.0.1 and no admin endpoint.
-3. load.py's step runs against the proxy's URL: every HTTP request and every WebSocket is a
-   new pick of the round robin, so the 4 players of one room are usually on different replicas
-   and see each other's moves through PostgreSQL (LISTEN/NOTIFY, app/live/fanout/postgres.py).
+   them with deploy/Caddyfile itself (app/testing/caddy.py: static upstreams instead of Docker's
+   DNS, plain HTTP on a free port of 127.0.0.1, no admin endpoint): room affinity (`lb_policy
+   header X-Osaka-Room`, the header set from the path) or, with `--policy round-robin`, the round
+   robin of before; its retries, health window and transport as deployed.
+3. load.py's step runs against the proxy's URL: every request and WebSocket of a room goes to
+   the replica its code hashes to, so a room's 4 players are on one replica (with
+   `--policy round-robin` they are usually on different replicas and see each other's moves
+   through PostgreSQL: LISTEN/NOTIFY, app/live/fanout/postgres.py, read back).
 4. CPU share over the measured window (percent of one core) and peak RSS of every replica and
    of Caddy (psutil); from each replica's log (one `ws` line per WebSocket, one `action` line
    per action outcome, app/logs.py) the accepted WebSockets and applied actions per replica,
@@ -47,27 +48,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import load  # noqa: E402 - bench/load.py, next to this file
-from app.testing.launcher import ServerProcess, free_port  # noqa: E402 - load put the root on the path
+from app.testing.caddy import CaddyProcess  # noqa: E402 - load put the root on the path
+from app.testing.launcher import log_records  # noqa: E402
 
-#: deploy/Caddyfile's reverse_proxy settings, with static upstreams (`{upstreams}`) instead of
-#: Docker's DNS and a plain-HTTP site on 127.0.0.1.
-CADDYFILE = """\
-{{
-	admin off
-	auto_https off
-}}
-http://127.0.0.1:{port} {{
-	reverse_proxy {upstreams} {{
-		lb_policy round_robin
-		lb_try_duration 10s
-		lb_try_interval 250ms
-		fail_duration 10s
-		transport http {{
-			keepalive 3s
-		}}
-	}}
-}}
-"""
+#: `--policy`: deploy/Caddyfile's own (a room's requests to the replica its code hashes to) or
+#: the round robin it had before room affinity (every request a new pick).
+POLICIES = {"room": None, "round-robin": "round_robin"}
 
 
 def raise_open_files() -> tuple[int, int]:
@@ -76,20 +62,6 @@ def raise_open_files() -> tuple[int, int]:
     if hard == resource.RLIM_INFINITY or soft < hard:
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard if hard != resource.RLIM_INFINITY else max(soft, 65536), hard))
     return resource.getrlimit(resource.RLIMIT_NOFILE)
-
-
-class Caddy(ServerProcess):
-    """`caddy run` with a generated Caddyfile in front of `upstreams` (["127.0.0.1:PORT", ...]);
-    started like a server (the launcher waits until `/healthz` answers through it)."""
-
-    def __init__(self, caddy: str, upstreams: list[str], workdir: Path):
-        port = free_port()
-        config = workdir / "Caddyfile"
-        config.write_text(CADDYFILE.format(port=port, upstreams=" ".join(upstreams)))
-        # Caddy's data and config directories in the step's temporary directory, not $HOME
-        env = {"XDG_DATA_HOME": str(workdir / "data"), "XDG_CONFIG_HOME": str(workdir / "config")}
-        super().__init__("", workdir / "caddy.log", env=env, port=port,
-                         command=[caddy, "run", "--config", str(config), "--adapter", "caddyfile"])
 
 
 def postgres_cpu_s() -> float:
@@ -133,13 +105,7 @@ def log_spread(log_paths: list[Path]) -> tuple[list[dict], int]:
     per, rooms_on = [], {}
     for i, path in enumerate(log_paths):
         ws = applied = 0
-        for line in path.read_text(errors="replace").splitlines():
-            if not line.startswith("{"):
-                continue
-            try:
-                rec = json.loads(line)
-            except ValueError:
-                continue
+        for rec in log_records(path.read_text(errors="replace")):
             if rec.get("msg") == "ws" and rec.get("accepted"):
                 ws += 1
                 rooms_on.setdefault(rec.get("path", ""), set()).add(i)
@@ -159,7 +125,8 @@ def run_proxied_step(step: int, rooms: int, args, tmp: Path, caddy_bin: str, ext
     try:
         for r in range(args.replicas):
             servers.append(load.Server(db_url, work / f"replica{r}.log", extra_env).start())
-        proxy = Caddy(caddy_bin, [f"127.0.0.1:{s.port}" for s in servers], work).start()
+        proxy = CaddyProcess([f"127.0.0.1:{s.port}" for s in servers], work, caddy=caddy_bin,
+                             policy=POLICIES[args.policy]).start()
         time.sleep(0.5)
         watch = {f"replica{r}": s.pid for r, s in enumerate(servers)}
         watch["caddy"] = proxy.pid
@@ -183,7 +150,7 @@ def run_proxied_step(step: int, rooms: int, args, tmp: Path, caddy_bin: str, ext
     replicas = [{"port": s.port, **procs[f"replica{r}"], **spread[r]} for r, s in enumerate(servers)]
     cpu = sum(r["cpu_pct"] for r in replicas)
     row.update({
-        "db": "postgres", "via": "caddy", "replicas": replicas,
+        "db": "postgres", "via": "caddy", "policy": args.policy, "replicas": replicas,
         "server_cpu_pct": round(cpu, 1),
         "server_cpu_ms_per_action": round(10 * cpu * row["duration_s"] / row["actions"], 2) if row["actions"] else None,
         "server_rss_mb": round(sum(r["rss_mb"] for r in replicas), 1),
@@ -192,7 +159,7 @@ def run_proxied_step(step: int, rooms: int, args, tmp: Path, caddy_bin: str, ext
         "pg_cpu_pct": round(100 * row["deltas"]["pg_cpu_s"] / row["duration_s"], 1),
         "pg_sessions": row["deltas"]["pg_sessions"], "pg_commits": row["deltas"]["pg_commits"],
         "split_rooms": split, "nofile": list(resource.getrlimit(resource.RLIMIT_NOFILE)),
-        "caddy_errors": sum(1 for line in proxy.log_tail(10 ** 9).splitlines() if '"level":"error"' in line),
+        "caddy_errors": proxy.error_lines(),
     })
     row["mem_per_room_kb"] = None  # several processes: no single idle baseline
     return row
@@ -226,6 +193,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--again", action=argparse.BooleanOptionalAction, default=True,
                         help="a room whose game ends in the window plays again (load.py's --again)")
+    parser.add_argument("--policy", choices=sorted(POLICIES), default="room",
+                        help="how Caddy picks a replica: by room code (deploy/Caddyfile) or round robin (before)")
     parser.add_argument("--caddy", default="caddy", help="the caddy binary (Debian: apt-get install caddy)")
     parser.add_argument("--json", help="write the results here (a list, one object per step)")
     parser.add_argument("--env", action="append", default=[], metavar="KEY=VALUE",
@@ -240,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
     steps = [int(x) for x in args.rooms.split(",") if x.strip()]
     extra_env = dict(kv.split("=", 1) for kv in args.env)
     nofile = raise_open_files()
-    print(f"proxy load benchmark: {args.replicas} replicas on PostgreSQL behind Caddy, rooms {steps}, "
+    print(f"proxy load benchmark: {args.replicas} replicas on PostgreSQL behind Caddy ({args.policy}), rooms {steps}, "
           f"{args.duration:g} s per step, think {args.think:g} s, {args.workers} client workers; "
           f"{load.machine()}, open files {nofile[0]}, load {os.getloadavg()[0]:.2f}", flush=True)
     out: list[dict] = []

@@ -47,6 +47,7 @@ from .computer.bots import BotDriver
 from .computer.decide import Decider
 from .computer.timers import TurnTimers
 from .events import ActionApplied, Events, PresenceChanged, RoomChanged
+from .fanout.affinity import Affinity
 from .fanout.base import Fanout, LocalFanout
 from .fanout.postgres import PgFanout
 from .fanout.remote import RemoteChanges
@@ -104,7 +105,8 @@ class Live:
         self.cleanup = Cleanup(settings, sessions, self.hub, self.tables, self.presence, self.lobby,
                                self.bots.busy_rooms, self.fanout)
         self.timers = TurnTimers(settings, sessions, self.tables, self.actions, self.decider)
-        self.remote = RemoteChanges(db, self.hub, self.tables, self.lobby, self.chat)
+        self.affinity = Affinity(self.hub)  # a room's routed sockets in one process (fanout/affinity.py)
+        self.remote = RemoteChanges(db, self.hub, self.tables, self.lobby, self.chat, self.affinity)
         self.notice = Notice(settings, sessions, self.hub, self.fanout)  # the host's (admin page)
         self.sockets.greet = self.lobby.greet = self.notice.greet
         # Who reacts to what: the lobby, the other processes, then the computer players.

@@ -56,6 +56,18 @@ def healthy(base_url: str, timeout_s: float = 1.0) -> bool:
         return False
 
 
+def log_records(text: str):
+    """The JSON lines of a server log (app/logs.py), parsed, in order; other lines (a
+    traceback, uvicorn's own) are skipped."""
+    import json  # noqa: PLC0415 - only the log readers need it
+    for line in text.splitlines():
+        if line.startswith("{"):
+            try:
+                yield json.loads(line)
+            except ValueError:
+                continue
+
+
 class ServerProcess:
     """One server subprocess on 127.0.0.1: `.base_url`, `.ws_url`, `.port`, `.proc`, `.pid`.
 

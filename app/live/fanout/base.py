@@ -13,7 +13,7 @@ from __future__ import annotations
 from abc import ABC
 from typing import Awaitable, Callable
 
-#: Called with {room code: kinds} when other processes changed rooms (kinds ⊆ {"g", "r", "p", "c", "h"}),
+#: Called with {room code: kinds} when other processes changed rooms (kinds ⊆ {"g", "r", "p", "a", "c", "h"}),
 #: what was heard since the last call, coalesced per room (app/live/fanout/remote.py).
 RemoteBatch = Callable[[dict[str, set[str]]], Awaitable[None]]
 

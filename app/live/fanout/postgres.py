@@ -16,7 +16,9 @@ A process that changes a room sends `pg_notify('osaka_rooms', payload)`:
 Payload: ``"<origin> <kind> <room code> [<seats>]"``; `origin` is a random id of the sending
 process (a process ignores its own notifications: it has told its connections already), `kind`
 is `g` (game: an action was committed), `r` (room changed) or `p` (presence: `<seats>` lists the
-seats with a live connection in the sending process, comma-separated, possibly empty).
+seats with a live connection in the sending process, comma-separated, possibly empty). A
+presence that adds a seat the sender did not have is also handed on as kind `a` (arrived:
+affinity.py moves this process's routed connections of that room to where it is served now).
 
 On a notification, the receiving process syncs that room's table from the database (the action
 log is the truth: a missed notification only delays a catch-up until the next one) and sends
@@ -232,10 +234,13 @@ class PgFanout(Fanout):
         if kind == "p":
             seats = frozenset(int(s) for s in parts[3].split(",") if s.isdigit()) if len(parts) > 3 else frozenset()
             per_origin = self._remote.setdefault(code, {})
+            before = per_origin.get(origin, (frozenset(), 0.0))[0]
             if seats:
                 per_origin[origin] = (seats, time.monotonic())
             else:
                 per_origin.pop(origin, None)
+            if seats - before:  # a seat connected there: the proxy routes the room there now
+                self._pending.setdefault(code, set()).add("a")
         self._pending.setdefault(code, set()).add(kind)
         self._wake.set()
 

@@ -22,6 +22,7 @@ from ..outages import OutageLog
 from ..room.lock import RoomGone, RoomLockMisuse, Tables
 from ..room.table import Table, hint_frame
 from ..sockets.connection import Hub
+from .affinity import Affinity
 
 log = logging.getLogger("osaka.fanout")
 #: At most this many rooms are caught up with one shared read (`catch_up_games`).
@@ -34,8 +35,10 @@ YIELD_EVERY = 10
 class RemoteChanges:
     """`on_changes` is the fan-out's callback (`RemoteBatch`, base.py)."""
 
-    def __init__(self, db: AsyncEngine, hub: Hub, tables: Tables, lobby: LobbyFeed, chat: Chat | None = None):
+    def __init__(self, db: AsyncEngine, hub: Hub, tables: Tables, lobby: LobbyFeed, chat: Chat | None = None,
+                 affinity: Affinity | None = None):
         self.hub = hub
+        self.affinity = affinity
         self.chat = chat
         self.tables = tables
         self.lobby = lobby
@@ -111,8 +114,9 @@ class RemoteChanges:
             await self._guarded(self.on_change(code, {"g"}), code)
 
     async def on_change(self, code: str, kinds: set[str]) -> None:
-        """Another process changed room `code` (`kinds` ⊆ {"g", "r", "p", "c", "h"}: game, room,
-        presence, chat, a hint — a chat message goes to this process's connections: `Chat.on_remote`):
+        """Another process changed room `code` (`kinds` ⊆ {"g", "r", "p", "a", "c", "h"}: game, room,
+        presence, a seat arrived there (affinity.py), chat, a hint — a chat message goes to this
+        process's connections: `Chat.on_remote`):
         refresh the lobby on a room change; catch the table up and tell the room's connections
         here (the summary first when the room or presence changed, the game started or ended)."""
         if "r" in kinds or "p" in kinds:  # the lobby lists rooms with people present
@@ -124,6 +128,9 @@ class RemoteChanges:
             table.hints_known = False  # a hint given there (app/live/hints.py): read at the catch-up
         if not self.hub.of(code):
             return  # nobody watches it here: the table catches up on its next use
+        if "a" in kinds and self.affinity is not None and self.affinity.arrived_elsewhere(code) \
+                and not self.hub.of(code):
+            return  # its connections here were moved to where the room is served now
         if "c" in kinds and self.chat is not None:
             await self.chat.on_remote(code)
             if not kinds - {"c"}:
