@@ -56,12 +56,14 @@ class Notify:
         now = utcnow()
         visible = self.live.watched_seats()
         new, gone = visible - self._visible, self._visible - visible
-        if new or gone or time.monotonic() - self._stamped >= watch.STAMP_S:
+        every = time.monotonic() - self._stamped >= watch.STAMP_S  # all of them, now and then
+        if new or gone or every:
             async with self.sessions() as session:
                 await watch.stamp(session, gone, None)
-                await watch.stamp(session, visible, now)
+                await watch.stamp(session, visible if every else new, now)
                 await session.commit()
-            self._stamped = time.monotonic()
+            if every:
+                self._stamped = time.monotonic()
         self._visible = visible
         async with self.sessions() as session:
             await triggers.scan(session, now)
