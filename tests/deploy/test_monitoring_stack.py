@@ -28,6 +28,7 @@ import random
 import secrets
 import subprocess
 import time
+from typing import Any, Callable
 from urllib.parse import urlencode
 
 import pytest
@@ -136,14 +137,14 @@ def _addresses(stack: Stack) -> set[str]:
     return out
 
 
-def _wait(what: str, stack: Stack, check) -> object:
-    """Poll `check()` (→ a result, or None for not yet) every 2 s until it gives one; AssertionError
-    naming `what` after SCRAPE_WAIT_S."""
+def _wait(what: str, stack: Stack, check: Callable[[], tuple[bool, Any]]) -> Any:
+    """Poll `check()` (→ (done, what it saw)) every 2 s until it is done → what it saw;
+    AssertionError naming `what`, the last thing seen and the services' logs after SCRAPE_WAIT_S."""
     deadline = time.monotonic() + SCRAPE_WAIT_S
-    while (got := check()) is None:
-        assert time.monotonic() < deadline, f"{what} not within {SCRAPE_WAIT_S} s:\n{stack.logs()}"
+    while not (got := check())[0]:
+        assert time.monotonic() < deadline, f"{what} not within {SCRAPE_WAIT_S} s; last seen: {got[1]}\n{stack.logs()}"
         time.sleep(2)
-    return got
+    return got[1]
 
 
 def test_the_compose_prometheus_scrapes_every_replica_and_sees_the_actions(stack: Stack):
@@ -167,9 +168,8 @@ def test_the_compose_prometheus_scrapes_every_replica_and_sees_the_actions(stack
     def every_replica_up():
         targets = [t for t in _prometheus(stack, "/api/v1/targets", state="active")["activeTargets"]
                    if t["labels"]["job"] == "osaka"]
-        if {t["labels"]["instance"] for t in targets} != replicas or any(t["health"] != "up" for t in targets):
-            return None
-        return targets
+        done = {t["labels"]["instance"] for t in targets} == replicas and all(t["health"] == "up" for t in targets)
+        return done, targets
 
     targets = _wait("both app replicas as `up` targets of the osaka job", stack, every_replica_up)
     for t in targets:
@@ -180,8 +180,7 @@ def test_the_compose_prometheus_scrapes_every_replica_and_sees_the_actions(stack
     # The counters of both processes, summed: exactly the actions played (no computer players,
     # no turn timer in this stack), once a scrape after the last one has happened.
     applied = 'sum(osaka_actions_total{job="osaka", outcome="applied", by="player"})'
-    seen = _wait(f"{applied} == {ACTIONS}", stack, lambda: v if (v := _value(stack, applied)) == ACTIONS else None)
-    assert seen == ACTIONS
+    seen = _wait(f"{applied} == {ACTIONS}", stack, lambda: ((v := _value(stack, applied)) == ACTIONS, v))
     # The database's rooms, as each replica reports them: the game is playing.
     assert _value(stack, 'min(osaka_rooms{job="osaka", state="playing"})') >= 1
     print(f"Prometheus {_prometheus(stack, '/api/v1/status/buildinfo')['version']}: targets "
