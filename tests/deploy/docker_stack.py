@@ -56,11 +56,13 @@ def docker_unavailable() -> str | None:
 
 
 class Stack:
-    """One compose project: `env` (the .env written for it), `http` (the proxy's base URL)."""
+    """One compose project: `env` (the .env written for it), `http` (the proxy's base URL);
+    `profiles` (e.g. `("monitoring",)`) are passed to every compose command as `--profile`."""
 
-    def __init__(self, workdir: Path, replicas: int, env: dict[str, str]):
+    def __init__(self, workdir: Path, replicas: int, env: dict[str, str], profiles: tuple[str, ...] = ()):
         self.project = f"osakatest{secrets.token_hex(3)}"
         self.replicas = replicas
+        self.profiles = profiles
         self.env_file = workdir / ".env"
         self.env = env
         self.env_file.write_text("".join(f"{k}={v}\n" for k, v in env.items()))
@@ -72,15 +74,17 @@ class Stack:
         """`docker-compose -p <project> --env-file <.env> -f docker-compose.yml <args>`;
         AssertionError with the output when it fails and `check`."""
         done = _run(["docker-compose", "-p", self.project, "--env-file", str(env_file or self.env_file),
-                     "-f", str(ROOT / "docker-compose.yml"), *args], timeout=timeout,
+                     "-f", str(ROOT / "docker-compose.yml"),
+                     *(word for p in self.profiles for word in ("--profile", p)), *args], timeout=timeout,
                     env={**os.environ, "DOCKER_BUILDKIT": "0", "COMPOSE_DOCKER_CLI_BUILD": "0"})
         assert not check or done.returncode == 0, f"docker-compose {' '.join(args)}:\n{done.stdout}\n{done.stderr}"
         return done
 
-    def up(self, ready_timeout_s: float = 300) -> Stack:
-        """Build the image, start everything, wait until every replica answers through the proxy."""
+    def up(self, ready_timeout_s: float = 300, services: tuple[str, ...] = ()) -> Stack:
+        """Build the image, start everything (or only `services` and what they depend on), wait
+        until every replica answers through the proxy."""
         self.compose("build", "app", timeout=1800)
-        self.compose("up", "-d", "--scale", f"app={self.replicas}")
+        self.compose("up", "-d", "--scale", f"app={self.replicas}", *services)
         deadline = time.monotonic() + ready_timeout_s
         seen: set[str] = set()
         while time.monotonic() < deadline:
