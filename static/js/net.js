@@ -41,11 +41,16 @@ export async function api(method, path, body) {
  *  ping is not answered within PROBE_MS: sent on waking (visibilitychange, pageshow, resume,
  *  online) and by a check over LATE_MS late (a hidden tab's timers wake once a minute). Time
  *  the timers did not run is never silence. */
+/** Close code of a socket whose room another server process serves now (protocol.md). */
+const MOVED_CLOSE = 4307;
+/** The first retry after `server_restarting` or a move: another replica may serve at once. */
+const RESTART_FIRST_MS = 150;
 export const HEARTBEAT = { CHECK_MS: 2000, IDLE_MS: 3000, DEAD_MS: 7000, PROBE_MS: 3000, LATE_MS: 2000 };
 
 /**
  * A WebSocket that reconnects by itself with exponential backoff (0.5 s doubling to 10 s,
- * with jitter; 1 s for 30 s after `server_restarting`) and notices a dead connection within
+ * with jitter; after `server_restarting` or a close 4307 "moved" first 0.15 s, then at most
+ * 1 s for 30 s) and notices a dead connection within
  * about 10 s, at once after the page wakes up or the network comes back. Callbacks:
  * onMessage(obj), onOpen(), onDown().
  */
@@ -107,12 +112,13 @@ export class LiveSocket {
       this.probeUntil = 0;
       let msg;
       try { msg = JSON.parse(ev.data); } catch { return; }
-      if (msg.type !== "error") this.delay = 500;
+      if (msg.type !== "error") this.delay = msg.type === "server_restarting" ? RESTART_FIRST_MS : 500;
       this.quick = msg.type === "server_restarting" ? performance.now() + 30000 : 0;  // any other frame: backoff
       if (msg.type !== "pong") this.onMessage(msg);
     };
-    ws.onclose = () => {
+    ws.onclose = (ev) => {
       if (this.ws !== ws) return;
+      if (ev && ev.code === MOVED_CLOSE) this.delay = RESTART_FIRST_MS;  // served elsewhere now: go there
       this.down();
     };
     ws.onerror = () => { /* onclose follows */ };

@@ -118,6 +118,21 @@ class Stack:
         done = _run(["docker", "kill", container])
         assert done.returncode == 0, done.stderr
 
+    def restart(self, container: str, ready_timeout_s: float = 90) -> None:
+        """Stop one container gracefully (SIGTERM: the drain, close 1012) and start it again, as
+        `docker compose up` replaces replicas one at a time; returns once its app answers
+        /healthz inside the container."""
+        done = _run(["docker", "restart", "-t", "10", container], timeout=60)
+        assert done.returncode == 0, done.stderr
+        deadline = time.monotonic() + ready_timeout_s
+        probe = ["docker", "exec", container, "python", "-c",
+                 "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=2)"]
+        while time.monotonic() < deadline:
+            if _run(probe, timeout=15).returncode == 0:
+                return
+            time.sleep(0.3)
+        raise AssertionError(f"{container} did not answer /healthz within {ready_timeout_s} s:\n{self.logs()}")
+
     def logs(self, tail: int = 60) -> str:
         """The last lines of every service's log (for a failure's message)."""
         return self.compose("logs", "--no-color", "--tail", str(tail), check=False).stdout[-12000:]
