@@ -28,6 +28,8 @@ from .sender import Sender
 log = logging.getLogger("osaka.notify")
 #: Seconds between two prunings of the outbox in one process.
 PRUNE_EVERY_S = 3600
+#: A round of the loop starts at most this often (s), however often actions nudge it.
+MIN_ROUND_S = 0.5
 
 
 class Notify:
@@ -76,10 +78,12 @@ class Notify:
             self._pruned = time.monotonic()
 
     async def run(self) -> None:
-        """`once` every NOTIFY_POLL_S seconds or when nudged, until cancelled."""
+        """`once` every NOTIFY_POLL_S seconds or when nudged (at most every MIN_ROUND_S), until
+        cancelled."""
         with contextlib.suppress(Exception):
             await self.keys.get()  # made at the first start, before anyone asks
         while True:
+            began = time.monotonic()
             try:
                 await self.once()
                 self.outage.succeeded()
@@ -90,6 +94,9 @@ class Notify:
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self.settings.notify_poll_s)
             self._wake.clear()
+            # Nudged by every action: at most one round per MIN_ROUND_S however busy the server
+            # (each round reads the rooms whose turn it is; back to back they were a steady load).
+            await asyncio.sleep(max(0.0, MIN_ROUND_S - (time.monotonic() - began)))
 
     def start(self) -> None:
         """Start the loop (the app's lifespan)."""

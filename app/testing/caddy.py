@@ -18,13 +18,15 @@ from .launcher import ROOT, ServerProcess, free_port
 
 _DYNAMIC = re.compile(r"dynamic a \{[^}]*\}")
 _POLICY = re.compile(r"^(\t+)lb_policy [^\n]*", re.M)
+_ROOM_HEADER = re.compile(r"^\t+request_header @room [^\n]*\n", re.M)
 
 
 def render_caddyfile(upstreams: list[str], port: int, *, policy: str | None = None, root: Path = ROOT) -> str:
     """deploy/Caddyfile for a local run (module docstring): `upstreams` like ["127.0.0.1:8001"],
     the site on http://127.0.0.1:`port`; `policy` replaces the `lb_policy` line's value (for
-    example "round_robin", to measure without room affinity). ValueError when the deploy file
-    no longer has the parts this replaces."""
+    example "round_robin", to measure without room affinity: then the `X-Osaka-Room` header,
+    which tells a replica that the proxy routes by room, is not set either). ValueError when the
+    deploy file no longer has the parts this replaces."""
     text = (root / "deploy" / "Caddyfile").read_text()
     if "{$OSAKA_SITE}" not in text or len(_DYNAMIC.findall(text)) != 1 or len(_POLICY.findall(text)) != 1:
         raise ValueError("deploy/Caddyfile: expected one {$OSAKA_SITE} site, one `dynamic a` block and one lb_policy")
@@ -32,6 +34,8 @@ def render_caddyfile(upstreams: list[str], port: int, *, policy: str | None = No
     text = text.replace("{$OSAKA_SITE}", f"http://127.0.0.1:{port}")
     if policy is not None:
         text = _POLICY.sub(lambda m: f"{m.group(1)}lb_policy {policy}", text)
+        if "X-Osaka-Room" not in policy:  # X-Osaka-Room says "this proxy routes by room": not then
+            text = _ROOM_HEADER.sub("", text)
     return "{\n\tadmin off\n\tauto_https off\n}\n" + text
 
 
