@@ -23,8 +23,9 @@ from sqlalchemy.orm import undefer
 import engine
 
 from . import standings
+from .live import reviews
 from .refusals import Refusal
-from .models import ActionRow, GameRow, HintRow, Room, Seat
+from .models import ActionRow, GameRow, HintRow, ReviewRow, Room, Seat
 from .rooms import iso
 
 FORMAT = "traders-of-osaka-record"
@@ -134,6 +135,7 @@ async def store_game(session: AsyncSession, values: dict) -> bool:
     if result.rowcount != 1:
         return False
     await standings.refresh(session, values["room_id"])
+    await reviews.insert_pending(session, values["room_id"], values["seed"], values["number"])  # its review is due
     return True
 
 
@@ -231,7 +233,36 @@ async def game_record(session: AsyncSession, room: Room, number: int) -> dict:
         "result": result,
         "standings": await standings.upto(session, room.id, number, current),
         "hints": hints,
+        "review": await game_review(session, room.id, seed),
     }
+
+
+async def review_of(session: AsyncSession, room: Room, number: int) -> tuple[dict, bool]:
+    """The review of game `number` of the room (GET .../review, docs/protocol.md "Review") →
+    (`game_review`'s dict, True when this call made its row `pending`: a game stored before
+    reviews existed; the caller commits and wakes the worker). 404 `game_not_found`, 409
+    `game_not_over` as `game_record`. A finished game not yet stored as its `games` row (its
+    compaction failed; the rematch stores it) answers status "none"."""
+    if number == room.game_no and room.status != "over":
+        raise Refusal("game_not_over")
+    g = (await session.execute(select(GameRow.seed).where(GameRow.room_id == room.id, GameRow.number == number))).first()
+    if g is None:
+        if number == room.game_no:
+            return reviews.public(None), False
+        raise Refusal("game_not_found")
+    found = await game_review(session, room.id, g.seed)
+    if found["status"] != "none":
+        return found, False
+    row = await reviews.ensure(session, room.id, g.seed, number)
+    return reviews.public(row), True
+
+
+async def game_review(session: AsyncSession, room_id: int, seed: int) -> dict:
+    """The review of the room's finished game of `seed` (app/live/reviews.py `public`):
+    {"status": "none" | "pending" | "running" | "ready" | "failed", "progress": 0..100,
+    "review": bots/review.py's JSON once ready, else null}."""
+    row = await session.scalar(select(ReviewRow).where(ReviewRow.room_id == room_id, ReviewRow.seed == seed))
+    return reviews.public(row)
 
 
 async def game_hints(session: AsyncSession, room_id: int, seed: int) -> list[dict]:
