@@ -23,9 +23,8 @@ from sqlalchemy.orm import undefer
 import engine
 
 from . import standings
-from .live import reviews
 from .refusals import Refusal
-from .models import ActionRow, GameRow, HintRow, ReviewRow, Room, Seat
+from .models import ActionRow, GameRow, HintRow, ReviewRow, Room, Seat, utcnow
 from .rooms import iso
 
 FORMAT = "traders-of-osaka-record"
@@ -135,7 +134,7 @@ async def store_game(session: AsyncSession, values: dict) -> bool:
     if result.rowcount != 1:
         return False
     await standings.refresh(session, values["room_id"])
-    await reviews.insert_pending(session, values["room_id"], values["seed"], values["number"])  # its review is due
+    await insert_pending_review(session, values["room_id"], values["seed"], values["number"])  # its review is due
     return True
 
 
@@ -248,21 +247,21 @@ async def review_of(session: AsyncSession, room: Room, number: int) -> tuple[dic
     g = (await session.execute(select(GameRow.seed).where(GameRow.room_id == room.id, GameRow.number == number))).first()
     if g is None:
         if number == room.game_no:
-            return reviews.public(None), False
+            return public_review(None), False
         raise Refusal("game_not_found")
     found = await game_review(session, room.id, g.seed)
     if found["status"] != "none":
         return found, False
-    row = await reviews.ensure(session, room.id, g.seed, number)
-    return reviews.public(row), True
+    row = await ensure_review(session, room.id, g.seed, number)
+    return public_review(row), True
 
 
 async def game_review(session: AsyncSession, room_id: int, seed: int) -> dict:
-    """The review of the room's finished game of `seed` (app/live/reviews.py `public`):
+    """The review of the room's finished game of `seed` (`public_review`):
     {"status": "none" | "pending" | "running" | "ready" | "failed", "progress": 0..100,
     "review": bots/review.py's JSON once ready, else null}."""
     row = await session.scalar(select(ReviewRow).where(ReviewRow.room_id == room_id, ReviewRow.seed == seed))
-    return reviews.public(row)
+    return public_review(row)
 
 
 async def game_hints(session: AsyncSession, room_id: int, seed: int) -> list[dict]:
@@ -274,3 +273,30 @@ async def game_hints(session: AsyncSession, room_id: int, seed: int) -> list[dic
         h.c.room_id == room_id, h.c.seed == seed).order_by(h.c.version))).all()
     return [{"seat": r.seat, "version": r.version, "action": r.action, "why": r.why, "at": iso(r.created_at)}
             for r in rows]
+
+
+def public_review(row: ReviewRow | None) -> dict:
+    """A review row as the GET route and the record show it: {"status", "progress", "review"}
+    ("review" null until ready; no row: status "none")."""
+    if row is None:
+        return {"status": "none", "progress": 0, "review": None}
+    return {"status": row.status, "progress": row.progress, "review": row.review if row.status == "ready" else None}
+
+
+async def ensure_review(session: AsyncSession, room_id: int, seed: int, number: int) -> ReviewRow:
+    """The review row of the finished game (room, seed), inserted `pending` when missing (the
+    caller commits; a crossing insert of another request is caught: its row is read)."""
+    row = await session.scalar(select(ReviewRow).where(ReviewRow.room_id == room_id, ReviewRow.seed == seed))
+    if row is not None:
+        return row
+    await insert_pending_review(session, room_id, seed, number)
+    return await session.scalar(select(ReviewRow).where(ReviewRow.room_id == room_id, ReviewRow.seed == seed))
+
+
+async def insert_pending_review(session: AsyncSession, room_id: int, seed: int, number: int) -> None:
+    """Insert the game's review row as `pending` unless it has one (`ON CONFLICT DO NOTHING`)."""
+    insert = postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert
+    now = utcnow()
+    await session.execute(insert(ReviewRow).values(room_id=room_id, seed=seed, number=number, status="pending",
+                                                   progress=0, created_at=now, updated_at=now)
+                          .on_conflict_do_nothing(index_elements=["room_id", "seed"]))

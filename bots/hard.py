@@ -157,8 +157,10 @@ def search(view: dict, know: Knowledge, rng: random.Random, time_budget_s: float
     acts = legal_actions(state, seat)
     if not acts:
         raise ValueError(f"seat {seat} has no decision to make in this view")
-    if include is not None and include not in acts:
-        raise ValueError(f"{include.to_json()} is not a legal move of seat {seat} here")
+    if include is not None:
+        if include not in acts:
+            raise ValueError(f"{include.to_json()} is not a legal move of seat {seat} here")
+        include = acts[acts.index(include)]  # the engine's form of it (a payment's card order)
     if len(acts) == 1:
         return SearchResult(acts[0], 0, time.perf_counter() - t0)
     if state.phase == "token_draft":

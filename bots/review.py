@@ -165,11 +165,13 @@ def review_part(record: dict, indexes: list[int] | None, *, simulations: int = S
         done += 1
         legal = legal_actions(state, seat)
         chosen = action_from_json(action)
+        chosen = next((a for a in legal if a == chosen), chosen)  # the engine's form (a payment's order)
         if len(legal) <= 1:
             forced += 1
         else:
-            decisions.append(_review_one(record, index, seat, turn, state, events, histories[seat], chosen,
-                                         simulations, salt))
+            entry = _review_one(record, index, seat, turn, state, events, histories[seat], chosen, simulations, salt)
+            entry["chosen"] = action  # as the record has it
+            decisions.append(entry)
         if progress is not None:
             progress(done, len(wanted))
         if done == len(wanted):

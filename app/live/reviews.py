@@ -3,7 +3,7 @@ in the background: never on the event loop, never in the computer players' worke
 
 - A finished game gets its `reviews` row, `pending`, in the transaction that stores its `games`
   row (app/records.py `store_game`); a finished game without one (stored before migration 0015)
-  gets it when someone asks for its review (`ensure`).
+  gets it when someone asks for its review (app/records.py `review_of`).
 - `Reviews.run` (one background task per server process) claims one review at a time —
   `pending`, or `running` with no progress for `LEASE_S` (its process died) — by a guarded
   UPDATE, so with several processes on PostgreSQL each review is computed by one of them; a
@@ -75,34 +75,6 @@ def assemble_in_worker(record: dict, decisions: list[dict], forced: int, simulat
 def frame(number: int, status: str, progress: int) -> dict:
     """The room's `review` frame (docs/protocol.md "Review")."""
     return {"type": "review", "game": number, "status": status, "progress": progress}
-
-
-def public(row: ReviewRow | None) -> dict:
-    """A review row as the GET route and the record show it: {"status", "progress", "review"}
-    ("review" null until ready; no row: status "none")."""
-    if row is None:
-        return {"status": "none", "progress": 0, "review": None}
-    return {"status": row.status, "progress": row.progress, "review": row.review if row.status == "ready" else None}
-
-
-async def ensure(session: AsyncSession, room_id: int, seed: int, number: int) -> ReviewRow:
-    """The review row of the finished game (room, seed), inserted `pending` when missing (the
-    caller commits; a crossing insert of another request is caught: its row is read)."""
-    row = await session.scalar(select(ReviewRow).where(ReviewRow.room_id == room_id, ReviewRow.seed == seed))
-    if row is not None:
-        return row
-    await insert_pending(session, room_id, seed, number)
-    return await session.scalar(select(ReviewRow).where(ReviewRow.room_id == room_id, ReviewRow.seed == seed))
-
-
-async def insert_pending(session: AsyncSession, room_id: int, seed: int, number: int) -> None:
-    """Insert the game's review row as `pending` unless it has one (`ON CONFLICT DO NOTHING`)."""
-    from sqlalchemy.dialects import postgresql, sqlite  # noqa: PLC0415
-    insert = postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert
-    now = utcnow()
-    await session.execute(insert(ReviewRow).values(room_id=room_id, seed=seed, number=number, status="pending",
-                                                   progress=0, created_at=now, updated_at=now)
-                          .on_conflict_do_nothing(index_elements=["room_id", "seed"]))
 
 
 class Reviews:
@@ -270,4 +242,4 @@ class Reviews:
             self._pool = None
 
 
-__all__ = ["LEASE_S", "Reviews", "STATUSES", "ensure", "frame", "insert_pending", "public"]
+__all__ = ["LEASE_S", "Reviews", "STATUSES", "frame"]

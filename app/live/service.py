@@ -257,6 +257,11 @@ class Live:
                 "sockets": {"seat": seated, "spectator": len(conns) - seated, "lobby": len(self.hub.lobby),
                             "mine": len(self.mine.connections())}}
 
+    def review_due(self) -> None:
+        """A finished game's review was made pending (GET .../review of an older game): this
+        process's review worker looks for it now (reviews.py)."""
+        self.reviews.kick()
+
     def on_action_applied(self, handler) -> None:
         """Call `handler(code)` after every action this process committed (app/notify/: a nudge)."""
         self.events.subscribe(ActionApplied, lambda e: handler(e.code))

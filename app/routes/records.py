@@ -64,5 +64,5 @@ async def review(code: str, session: SessionDep, live: LiveDep, number: int = Nu
     found, queued = await records.review_of(session, room, number)
     if queued:
         await session.commit()
-        live.reviews.kick()
+        live.review_due()
     return JSONResponse(found, headers={"Cache-Control": "no-store"})

@@ -56,13 +56,14 @@ export function swingSentence(s) {
   const colors = s.context ? listParts(s.context.colors.map((c) => colorChip(c))) : null;
   const ctx = s.context ? tn("rv.ctx_" + s.context.code, { colors }) : "";
   return tn(s.turn ? "rv.swing" : "rv.swing_draft", { turn: s.turn, chosen: movePhrase(s.chosen),
-    best: movePhrase(s.best), context: ctx, vp: fmt(s.vp), win: fmt(s.win, 0) });
+    best: movePhrase(s.best), context: ctx, vp: fmt(s.vp),
+    win: Math.round(s.win) >= 1 ? t("rv.win_part", { n: Math.round(s.win), win: fmt(s.win, 0) }) : "" });
 }
 
 function chart(room, review) {
   const ds = review.decisions;
   const n = (ds[0] && ds[0].chances.length) || 0;
-  const W = 600, H = 220, L = 34, B = 22, T = 8, R = 8;
+  const W = 400, H = 210, L = 34, B = 22, T = 10, R = 8;
   const last = ds.length ? ds[ds.length - 1].version : 1;
   const x = (v) => L + (W - L - R) * (v / Math.max(1, last));
   const y = (p) => T + (H - T - B) * (1 - p / 100);
@@ -76,8 +77,7 @@ function chart(room, review) {
       "stroke-dasharray": DASHES[seat], "data-seat": seat }));
   }
   return h("figure", { class: "rv-chart" },
-    h("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-labelledby": "rv-chart-cap", id: "rv-svg",
-      preserveAspectRatio: "none" },
+    h("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-labelledby": "rv-chart-cap", id: "rv-svg" },
     grid, h("text", { x: (L + W) / 2, y: H - 4, class: "rv-axis", "text-anchor": "middle" }, t("rv.axis_x")), lines),
     h("figcaption", { id: "rv-chart-cap" }, t("rv.chart_caption"), " ",
       h("span", { class: "rv-legend" }, Array.from({ length: n }, (_, seat) => h("span", { key: seat, class: "rv-key" },

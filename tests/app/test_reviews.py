@@ -59,6 +59,7 @@ def test_a_finished_game_gets_its_review_in_the_record_and_the_room_hears_it(ser
         finally:
             await spectator.close()
     frames = asyncio.run(watch())
+    assert all(set(m) == {"type", "game", "status", "progress"} for m in frames)  # a status, never the review
     progress = [m["progress"] for m in frames]
     assert progress == sorted(progress), progress           # it only goes forward
     body = wait_review(srv.base_url, code)

@@ -18,8 +18,10 @@ export default {
   "rv.who": "Entschieden von",
   "rv.swings": "Die größten Umschwünge",
   "rv.no_swings": "Keine teure Entscheidung: jeder Zug war so gut wie der des Computers.",
-  "rv.swing": "Zug {turn}: {chosen} statt {best}{context}: −{vp}\u00a0SP (Siegchance −{win} Punkte).",
-  "rv.swing_draft": "Auswahl: {chosen} statt {best}{context}: −{vp}\u00a0SP (Siegchance −{win} Punkte).",
+  "rv.swing": "Zug {turn}: {chosen} statt {best}{context}: −{vp}\u00a0SP{win}.",
+  "rv.swing_draft": "Auswahl: {chosen} statt {best}{context}: −{vp}\u00a0SP{win}.",
+  "rv.win_part_one": " (Siegchance −{win} Punkt)",
+  "rv.win_part_other": " (Siegchance −{win} Punkte)",
   "rv.ctx_tide": ", und deine unversicherten Waren in {colors} sanken in der Schwarzen Flut",
   "rv.ctx_gave_sale": ", womit {colors} nach Edo fuhr, ohne Waren von dir an Bord",
   "rv.m_take": "{card} nehmen",
@@ -37,7 +39,7 @@ export default {
   "rv.totals_caption": "SP, die jeder Spieler an die Schwarze Flut verlor, durch Versicherung rettete "
     + "und am Ende unverkauft hielt",
   "rv.player": "Spieler",
-  "rv.tide_lost": "An die Schwarze Flut verloren",
-  "rv.insured_saved": "Durch Versicherung gerettet",
-  "rv.unsold": "Am Ende unverkauft",
+  "rv.tide_lost": "Schwarze Flut",
+  "rv.insured_saved": "Versicherung",
+  "rv.unsold": "Unverkauft",
 };
