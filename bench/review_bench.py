@@ -1,8 +1,9 @@
 """Speed and stability of the game review (bots/review.py, docs/bots.md "Review").
 
-    .venv/bin/python bench/review_bench.py [--games 1] [--players 4] [--seed 0]
+    .venv/bin/python bench/review_bench.py [--games 1] [--players 4] [--seed 1] [--easy 0.8]
 
-Plays a game of ``--players`` normal computer players (engine only, seeds fixed), takes it as
+Plays a game of ``--players`` computer players (each move easy with chance ``--easy``, else
+normal: people make odd moves; engine only, seeds fixed; seed 1 with 0.8: 139 decisions), takes it as
 a record whose every seat is a person, and reviews it on this one process (one core): prints the
 decisions, the reviewed (searched) ones, the CPU seconds of the review at the fixed
 ``bots.review.SIMULATIONS``; then the same review with other seeds (``salt=1``) and with 10×
@@ -21,15 +22,16 @@ from bots import choose_action
 from bots.review import SIMULATIONS, review_game
 
 
-def make_record(players: int, seed: int) -> dict:
-    """A finished game of normal computer players as a record (seed, players, actions)."""
+def make_record(players: int, seed: int, easy: float = 0.8) -> dict:
+    """A finished game of computer players as a record (seed, players, actions): each move is the
+    easy player's with chance ``easy``, else the normal player's."""
     state = new_game(players, seed)
     hist: list[list[dict]] = [[] for _ in range(players)]
     actions = []
     rng = random.Random(seed)
     while not is_over(state):
         seat = state.to_act
-        level = "normal" if rng.random() < 0.8 else "easy"   # people make some odd moves
+        level = "easy" if rng.random() < easy else "normal"   # people make some odd moves
         a = choose_action(player_view(state, seat), level, history=hist[seat], seed=len(actions))
         actions.append({"seat": seat, "action": a})
         state, events = play(state, seat, action_from_json(a))
@@ -61,11 +63,12 @@ def main(argv: list[str] | None = None) -> int:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=1)
     ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--easy", type=float, default=0.8, help="share of easy moves in the played game")
     ap.add_argument("--no-stability", action="store_true", help="only the speed")
     args = ap.parse_args(argv)
     for g in range(args.games):
-        record = make_record(args.players, args.seed + g)
+        record = make_record(args.players, args.seed + g, args.easy)
         review, cpu = _timed(record)
         print(f"game seed {args.seed + g}: {len(record['actions'])} decisions, {review['reviewed']} reviewed, "
               f"{review['forced']} forced; review at {SIMULATIONS} simulations: {cpu:.1f} s CPU "
