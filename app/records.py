@@ -244,7 +244,8 @@ async def review_of(session: AsyncSession, room: Room, number: int) -> tuple[dic
     compaction failed; the rematch stores it) answers status "none"."""
     if number == room.game_no and room.status != "over":
         raise Refusal("game_not_over")
-    g = (await session.execute(select(GameRow.seed).where(GameRow.room_id == room.id, GameRow.number == number))).first()
+    g = (await session.execute(select(GameRow.seed)
+                               .where(GameRow.room_id == room.id, GameRow.number == number))).first()
     if g is None:
         if number == room.game_no:
             return public_review(None), False

@@ -138,7 +138,8 @@ class Reviews:
             rows = (await session.execute(
                 select(ReviewRow.id, ReviewRow.status, ReviewRow.updated_at, ReviewRow.number, Room.code)
                 .join(Room, Room.id == ReviewRow.room_id)
-                .where((ReviewRow.status == "pending") | ((ReviewRow.status == "running") & (ReviewRow.updated_at < stale)))
+                .where((ReviewRow.status == "pending")
+                       | ((ReviewRow.status == "running") & (ReviewRow.updated_at < stale)))
                 .order_by(ReviewRow.id).limit(5))).all()
             for row in rows:
                 result = await session.execute(
