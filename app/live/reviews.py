@@ -7,7 +7,9 @@ in the background: never on the event loop, never in the computer players' worke
 - `Reviews.run` (one background task per server process) claims one review at a time —
   `pending`, or `running` with no progress for `LEASE_S` (its process died) — by a guarded
   UPDATE, so with several processes on PostgreSQL each review is computed by one of them; a
-  review left pending or running at a restart is taken up again on the next start.
+  review left pending or running at a restart is taken up again on the next start. It looks at
+  once when a room changed here or in another process (a game may have ended: `kick`), else
+  every `REVIEW_POLL_S`.
 - The work is `bots.review.review_part` on slices of `SLICE` decisions in this module's own
   process pool of ONE worker process started at a lower CPU priority (`nice` +`NICE`): a review
   takes tens of seconds of CPU, and in the decider's pool (app/live/computer/decide.py) it would

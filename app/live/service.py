@@ -125,6 +125,8 @@ class Live:
     async def _remote_changes(self, changes: dict[str, set[str]]) -> None:
         if changes.pop(NOTICE_CODE, None) is not None:
             await self.notice.on_remote()
+        if any("r" in kinds for kinds in changes.values()):  # a game may have ended there: its review is due
+            self.reviews.kick()
         for code in [c for c, kinds in changes.items() if "v" in kinds]:  # a review's progress there
             await self.reviews.on_remote(code)
             changes[code].discard("v")

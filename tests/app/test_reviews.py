@@ -16,7 +16,7 @@ from .helpers import Client, auth, create_room, join_room, start
 from .rematch_helpers import bots_finish
 
 SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "docs" / "record.schema.json").read_text())
-FAST = {"REVIEW_SIMULATIONS": "4", "REVIEW_POLL_S": "1"}
+FAST = {"REVIEW_SIMULATIONS": "4", "REVIEW_POLL_S": "600"}  # no poll: the end of the game wakes it
 
 
 def wait_review(base: str, code: str, number: int = 1, timeout_s: float = 120) -> dict:
