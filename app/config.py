@@ -50,6 +50,11 @@ class Settings(BaseSettings):
     bot_delay_s: float = Field(0.8, ge=0)
     bot_time_budget_s: float = Field(1.0, gt=0)
     bot_workers: int = Field(1, ge=1)
+    # the review of every finished game (app/live/reviews.py, docs/bots.md "Review"): simulations
+    # per decision (fixed, so the same record gives the same review; 0 = no reviews) and how
+    # often every process looks for a review to compute (pending, or whose process died)
+    review_simulations: int = Field(64, ge=0)
+    review_poll_s: float = Field(30, gt=0)
     handover_after_s: float = Field(60, ge=0)     # any seated player may hand a seat offline this long to a computer player (the host at once)
     # turn timers (app/live/computer/timers.py): an extra, short choice of seconds per decision offered
     # besides 30/60/120/300 (for tests and demos; 0 = none), and how often each process looks

@@ -362,3 +362,27 @@ class HintRow(Base):
     action: Mapped[dict] = mapped_column(JSON)
     why: Mapped[dict] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class ReviewRow(Base):
+    """The review of a finished game (app/live/reviews.py, bots/review.py; migration 0015): one
+    per game of a room (`seed`: unique per game of the room; `number` its number there).
+    `status` "pending" | "running" | "ready" | "failed"; `progress` 0..100; `review` the JSON of
+    `bots.review.review_game` once ready (None before); `error` a short reason when failed;
+    `updated_at` the last change (a running review older than `reviews.LEASE_S` is taken up
+    again: its process died)."""
+
+    __tablename__ = "reviews"
+    __table_args__ = (UniqueConstraint("room_id", "seed", name="uq_reviews_room_seed"),
+                      Index("ix_reviews_status", "status"))
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
+    seed: Mapped[int] = mapped_column(BigInteger)
+    number: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16))
+    progress: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    review: Mapped[dict | None] = mapped_column(JSON(none_as_null=True), nullable=True)
+    error: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)

@@ -24,7 +24,7 @@ import engine
 
 from . import standings
 from .refusals import Refusal
-from .models import ActionRow, GameRow, HintRow, Room, Seat
+from .models import ActionRow, GameRow, HintRow, ReviewRow, Room, Seat, utcnow
 from .rooms import iso
 
 FORMAT = "traders-of-osaka-record"
@@ -134,6 +134,7 @@ async def store_game(session: AsyncSession, values: dict) -> bool:
     if result.rowcount != 1:
         return False
     await standings.refresh(session, values["room_id"])
+    await insert_pending_review(session, values["room_id"], values["seed"], values["number"])  # its review is due
     return True
 
 
@@ -231,7 +232,37 @@ async def game_record(session: AsyncSession, room: Room, number: int) -> dict:
         "result": result,
         "standings": await standings.upto(session, room.id, number, current),
         "hints": hints,
+        "review": await game_review(session, room.id, seed),
     }
+
+
+async def review_of(session: AsyncSession, room: Room, number: int) -> tuple[dict, bool]:
+    """The review of game `number` of the room (GET .../review, docs/protocol.md "Review") →
+    (`game_review`'s dict, True when this call made its row `pending`: a game stored before
+    reviews existed; the caller commits and wakes the worker). 404 `game_not_found`, 409
+    `game_not_over` as `game_record`. A finished game not yet stored as its `games` row (its
+    compaction failed; the rematch stores it) answers status "none"."""
+    if number == room.game_no and room.status != "over":
+        raise Refusal("game_not_over")
+    g = (await session.execute(select(GameRow.seed)
+                               .where(GameRow.room_id == room.id, GameRow.number == number))).first()
+    if g is None:
+        if number == room.game_no:
+            return public_review(None), False
+        raise Refusal("game_not_found")
+    found = await game_review(session, room.id, g.seed)
+    if found["status"] != "none":
+        return found, False
+    row = await ensure_review(session, room.id, g.seed, number)
+    return public_review(row), True
+
+
+async def game_review(session: AsyncSession, room_id: int, seed: int) -> dict:
+    """The review of the room's finished game of `seed` (`public_review`):
+    {"status": "none" | "pending" | "running" | "ready" | "failed", "progress": 0..100,
+    "review": bots/review.py's JSON once ready, else null}."""
+    row = await session.scalar(select(ReviewRow).where(ReviewRow.room_id == room_id, ReviewRow.seed == seed))
+    return public_review(row)
 
 
 async def game_hints(session: AsyncSession, room_id: int, seed: int) -> list[dict]:
@@ -243,3 +274,30 @@ async def game_hints(session: AsyncSession, room_id: int, seed: int) -> list[dic
         h.c.room_id == room_id, h.c.seed == seed).order_by(h.c.version))).all()
     return [{"seat": r.seat, "version": r.version, "action": r.action, "why": r.why, "at": iso(r.created_at)}
             for r in rows]
+
+
+def public_review(row: ReviewRow | None) -> dict:
+    """A review row as the GET route and the record show it: {"status", "progress", "review"}
+    ("review" null until ready; no row: status "none")."""
+    if row is None:
+        return {"status": "none", "progress": 0, "review": None}
+    return {"status": row.status, "progress": row.progress, "review": row.review if row.status == "ready" else None}
+
+
+async def ensure_review(session: AsyncSession, room_id: int, seed: int, number: int) -> ReviewRow:
+    """The review row of the finished game (room, seed), inserted `pending` when missing (the
+    caller commits; a crossing insert of another request is caught: its row is read)."""
+    row = await session.scalar(select(ReviewRow).where(ReviewRow.room_id == room_id, ReviewRow.seed == seed))
+    if row is not None:
+        return row
+    await insert_pending_review(session, room_id, seed, number)
+    return await session.scalar(select(ReviewRow).where(ReviewRow.room_id == room_id, ReviewRow.seed == seed))
+
+
+async def insert_pending_review(session: AsyncSession, room_id: int, seed: int, number: int) -> None:
+    """Insert the game's review row as `pending` unless it has one (`ON CONFLICT DO NOTHING`)."""
+    insert = postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert
+    now = utcnow()
+    await session.execute(insert(ReviewRow).values(room_id=room_id, seed=seed, number=number, status="pending",
+                                                   progress=0, created_at=now, updated_at=now)
+                          .on_conflict_do_nothing(index_elements=["room_id", "seed"]))

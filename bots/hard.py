@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from engine import Action, GameState, apply_action, is_over, legal_actions
 
 from .determinize import Knowledge, determinize
-from .heuristic import (DEFAULT_WEIGHTS, Board, Weights, horizon, player_value, relative_score,
-                        win_probability)
+from .heuristic import (DEFAULT_WEIGHTS, Board, Weights, horizon, player_value, projected_vp,
+                        relative_score, win_probability)
 from .policies import (choose_token, insurance_choice, payment_cost, prune_buys,
                        score_actions)
 
@@ -45,6 +45,10 @@ class SearchResult:
     simulations: int
     elapsed_s: float
     stats: dict[str, tuple[float, float]] = field(default_factory=dict)
+    #: Only with ``search(..., detail=True)``: the JSON text of each candidate →
+    #: ``{"vp": mean projected final VP of the searching seat, "wins": [mean win value of every
+    #: seat]}`` over that candidate's playouts (no prior); ``{}`` for a candidate never played.
+    detail: dict[str, dict] = field(default_factory=dict)
 
 
 def playout_action(state: GameState, seat: int, rng: random.Random,
@@ -115,14 +119,36 @@ def _playout(state: GameState, me: int, plies: int, rng: random.Random, w: Weigh
     return win_probability(Board.from_state(state.to_json()), me, w)
 
 
+def _playout_detail(state: GameState, me: int, plies: int, rng: random.Random,
+                    w: Weights) -> tuple[float, float, list[float]]:
+    """As ``_playout`` (the same moves for the same ``rng``) → (win value of ``me``, projected
+    final VP of ``me`` (``heuristic.projected_vp``), the win value of every seat)."""
+    for _ in range(plies):
+        if is_over(state):
+            break
+        p = state.to_act
+        state = apply_action(state, p, playout_action(state, p, rng, w))
+    board = Board.from_state(state.to_json())
+    wins = [win_probability(board, p, w) for p in range(board.n)]
+    return wins[me], projected_vp(board, me, w), wins
+
+
 def search(view: dict, know: Knowledge, rng: random.Random, time_budget_s: float,
            max_simulations: int | None = None, playout_plies: int | None = None,
-           w: Weights = DEFAULT_WEIGHTS) -> SearchResult:
+           w: Weights = DEFAULT_WEIGHTS, include: Action | None = None,
+           detail: bool = False) -> SearchResult:
     """Choose an action for ``know.seat`` by determinized Monte Carlo search.
 
     ``time_budget_s`` bounds wall-clock time (seconds, the whole call, checked between
     simulations); ``max_simulations`` (optional) bounds the count, which makes the result a
     pure function of the seed. ``playout_plies`` defaults to two rounds of the table.
+
+    For a review (bots/review.py): ``include`` is a legal action of the seat that is always
+    among the candidates (in place of the last pruned one when the pruning left it out) and is
+    never rejected, so it is compared with the best on the same paired samples; ``detail``
+    fills ``SearchResult.detail`` (projected final VP and every seat's win value per
+    candidate). Both leave the search itself unchanged when ``None``/``False``. Raises
+    ``ValueError`` when the seat has no decision, or ``include`` is not one of its legal moves.
     """
     t0 = time.perf_counter()
     deadline = t0 + max(0.0, time_budget_s)
@@ -131,6 +157,10 @@ def search(view: dict, know: Knowledge, rng: random.Random, time_budget_s: float
     acts = legal_actions(state, seat)
     if not acts:
         raise ValueError(f"seat {seat} has no decision to make in this view")
+    if include is not None:
+        if include not in acts:
+            raise ValueError(f"{include.to_json()} is not a legal move of seat {seat} here")
+        include = acts[acts.index(include)]  # the engine's form of it (a payment's card order)
     if len(acts) == 1:
         return SearchResult(acts[0], 0, time.perf_counter() - t0)
     if state.phase == "token_draft":
@@ -146,6 +176,11 @@ def search(view: dict, know: Knowledge, rng: random.Random, time_budget_s: float
         cands = [a for _, a in scored]
         scale = 3.0
         priors = [1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, s / scale)))) for s, _ in scored]
+        if include is not None and include not in cands:
+            (own, _), = score_actions(state, seat, [include], w)
+            cands[-1] = include
+            priors[-1] = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, own / scale))))
+    keep = cands.index(include) if include is not None else -1
     if playout_plies is None:
         playout_plies = 2 * know.n
     k = len(cands)
@@ -162,6 +197,9 @@ def search(view: dict, know: Knowledge, rng: random.Random, time_budget_s: float
     whole = 0
     sims = 0
     done = False
+    vp_sum = [0.0] * k
+    wins_sum = [[0.0] * know.n for _ in range(k)]
+    played = [0] * k
     while not done and (max_simulations is None or sims < max_simulations) \
             and time.perf_counter() < deadline:
         det = GameState.from_json(determinize(view, know, rng))
@@ -173,19 +211,33 @@ def search(view: dict, know: Knowledge, rng: random.Random, time_budget_s: float
                 done = True
                 break
             s = apply_action(det, seat, cands[i])
-            values.append((i, _playout(s, seat, playout_plies, random.Random(seed), w)))
+            if detail:
+                v, vp, wins = _playout_detail(s, seat, playout_plies, random.Random(seed), w)
+                values.append((i, v, vp, wins))
+            else:
+                values.append((i, _playout(s, seat, playout_plies, random.Random(seed), w), 0.0, None))
             sims += 1
         if done and whole:
             break                                   # a partial round after a whole one
-        for i, v in values:
+        for i, v, vp, wins in values:
             visits[i] += 1
             totals[i] += v
+            if wins is not None:
+                played[i] += 1
+                vp_sum[i] += vp
+                wins_sum[i] = [a + b for a, b in zip(wins_sum[i], wins)]
         if done:
             break
         whole += 1
         if whole >= 2 and len(alive) > 2:
-            alive.remove(min(alive, key=lambda j: (totals[j] / visits[j], visits[j])))
+            out = [j for j in alive if j != keep]           # ``include`` stays to the end
+            alive.remove(min(out, key=lambda j: (totals[j] / visits[j], visits[j])))
     best = max(alive, key=lambda j: (totals[j] / visits[j], visits[j]))
     stats = {str(cands[j].to_json()): (visits[j] - PRIOR_VISITS, totals[j] / visits[j])
              for j in range(k)}
-    return SearchResult(cands[best], sims, time.perf_counter() - t0, stats)
+    info = {}
+    if detail:
+        info = {str(cands[j].to_json()): ({"vp": vp_sum[j] / played[j],
+                                           "wins": [x / played[j] for x in wins_sum[j]]} if played[j] else {})
+                for j in range(k)}
+    return SearchResult(cands[best], sims, time.perf_counter() - t0, stats, info)

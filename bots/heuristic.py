@@ -291,6 +291,33 @@ def player_value(board: Board, p: int, w: Weights = DEFAULT_WEIGHTS,
     return v
 
 
+def projected_vp(board: Board, p: int, w: Weights = DEFAULT_WEIGHTS) -> float:
+    """Seat ``p``'s expected final VPs on ``board`` (VP, a float), the review's VP figure
+    (bots/review.py): its banked VPs (R-pay-2) plus, for each colour of its merchandise, the
+    VPs the set would sell for now (R-pay-1: highest value + tokens of the colour, × count,
+    rounded up to 5, ÷ 5) times the chance the ship reaches Edo (``player_value``'s reach and end
+    factors; uninsured goods of a sinking colour count nothing, R-pay-8). No coins, tokens or
+    Reservation: only VPs. A finished game: the banked VPs."""
+    v = float(board.vp[p])
+    if board.over:
+        return v
+    h = horizon(board)
+    toks = board.tokens[p]
+    for ci in range(4):
+        gs = board.goods[p][ci]
+        if ci in board.sinking:
+            gs = [g for g in gs if g[1]]
+        if not gs:
+            continue
+        loc = 2 if ci in board.sinking else board.ships[ci]   # a sunk ship restarts at Anori (R-pay-9)
+        n = len(gs)
+        n_ins = sum(1 for _, i in gs if i)
+        sale = -(-((max(val for val, _ in gs) + toks[ci]) * n) // 5)
+        reach = (n_ins * w.reach_insured[loc] + (n - n_ins) * w.reach[loc]) / n
+        v += reach * end_factor(EDO - loc, h) * sale
+    return v
+
+
 def best_purchase_gain(board: Board, q: int, w: Weights = DEFAULT_WEIGHTS,
                        before: float | None = None) -> float:
     """How much seat ``q`` would gain by buying the Market now (0 if it cannot or should not).

@@ -22,7 +22,8 @@ One concept, one place (docs/architecture.md walks one purchase through them, to
   `Decider`, its worker processes, the fallback), the computer players' seats (bots.py:
   `BotDriver`), the turn timers (timers.py: `TurnTimers`) and their clocks across restarts
   (downtime.py).
-- chat.py (`Chat`), hints.py (`Hints`: a seat's hint, searched by the decider), lobby.py (`LobbyFeed`); events.py (`RoomChanged`, `ActionApplied`,
+- chat.py (`Chat`), hints.py (`Hints`: a seat's hint, searched by the decider), reviews.py
+  (`Reviews`: every finished game's review, in a niced worker process of its own), lobby.py (`LobbyFeed`); events.py (`RoomChanged`, `ActionApplied`,
   `PresenceChanged` → lobby, fan-out, computer players: the code changing a room calls none of
   them); outages.py (a database outage is one warning line).
 """
@@ -52,6 +53,7 @@ from .fanout.base import Fanout, LocalFanout
 from .fanout.postgres import PgFanout
 from .fanout.remote import RemoteChanges
 from .hints import Hints
+from .reviews import Reviews
 from .lobby import LobbyFeed
 from .mine import MineFeed
 from .notice import NOTICE_CODE, Notice, Shown
@@ -108,6 +110,7 @@ class Live:
         self.affinity = Affinity(self.hub)  # a room's routed sockets in one process (fanout/affinity.py)
         self.remote = RemoteChanges(db, self.hub, self.tables, self.lobby, self.chat, self.affinity)
         self.notice = Notice(settings, sessions, self.hub, self.fanout)  # the host's (admin page)
+        self.reviews = Reviews(settings, sessions, self.hub, self.fanout)  # every finished game's review
         self.sockets.greet = self.lobby.greet = self.notice.greet
         # Who reacts to what: the lobby, the other processes, then the computer players.
         self.events.subscribe(RoomChanged, self.lobby.on_room_changed)
@@ -117,12 +120,20 @@ class Live:
         self.events.subscribe(PresenceChanged, lambda e: self.fanout.notify("p", e.code, e.seats))
         self.events.subscribe(PresenceChanged, self.bots.on_presence_changed)
         self.events.subscribe(RoomChanged, self.mine.on_event)
+        self.events.subscribe(RoomChanged, self.reviews.kick)  # a game ended here: its review is due
         self.events.subscribe(ActionApplied, self.mine.on_event)
         self._background: list[asyncio.Task] = []
 
     async def _remote_changes(self, changes: dict[str, set[str]]) -> None:
         if changes.pop(NOTICE_CODE, None) is not None:
             await self.notice.on_remote()
+        if any("r" in kinds for kinds in changes.values()):  # a game may have ended there: its review is due
+            self.reviews.kick()
+        for code in [c for c, kinds in changes.items() if "v" in kinds]:  # a review's progress there
+            await self.reviews.on_remote(code)
+            changes[code].discard("v")
+            if not changes[code]:
+                del changes[code]
         await self.remote.on_changes(changes)
         for code in changes:  # "My games" lists holding these rooms are sent again
             self.mine.mark(code)
@@ -159,6 +170,7 @@ class Live:
         self._background.append(asyncio.get_running_loop().create_task(self.timers.run(), name="turn-timers"))
         self._background.append(asyncio.get_running_loop().create_task(self.mine.run(), name="mine"))
         self._background.append(asyncio.get_running_loop().create_task(self.notice.run(), name="notice"))
+        self._background.append(asyncio.get_running_loop().create_task(self.reviews.run(), name="reviews"))
         await self.fanout.start(listen_timeout_s)
 
     async def resume(self) -> None:
@@ -189,6 +201,7 @@ class Live:
                 await session.commit()
         self.bots.shutdown()
         self.decider.shutdown()
+        await self.reviews.close()
         await self.committer.close()
         for conn in [c for conns in self.hub.rooms.values() for c in conns] + list(self.hub.lobby) \
                 + self.mine.connections():
@@ -247,6 +260,11 @@ class Live:
         return {"rooms": rooms, "pool": pool.checkedout() if hasattr(pool, "checkedout") else 0,
                 "sockets": {"seat": seated, "spectator": len(conns) - seated, "lobby": len(self.hub.lobby),
                             "mine": len(self.mine.connections())}}
+
+    def review_due(self) -> None:
+        """A finished game's review was made pending (GET .../review of an older game): this
+        process's review worker looks for it now (reviews.py)."""
+        self.reviews.kick()
 
     def on_action_applied(self, handler) -> None:
         """Call `handler(code)` after every action this process committed (app/notify/: a nudge)."""

@@ -9,7 +9,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse
 from .. import records
 from .. import replay as replay_mod
 from .. import rooms as R
-from ..deps import SessionDep
+from ..deps import LiveDep, SessionDep
 from ..refusals import responses
 
 router = APIRouter(prefix="/api/rooms", tags=["games"])
@@ -53,3 +53,16 @@ async def replay(code: str, session: SessionDep, number: int = Number):
     room = await R.load_room(session, code)
     rec = await records.game_record(session, room, number)
     return JSONResponse(replay_mod.replay(rec), headers={"Cache-Control": "no-store"})
+
+
+@router.get("/{code}/games/{number}/review", responses=RECORD)
+async def review(code: str, session: SessionDep, live: LiveDep, number: int = Number):
+    """The review of a finished game (docs/protocol.md "Review"): `{"status": "none" | "pending"
+    | "running" | "ready" | "failed", "progress": 0..100, "review": null | the review}`. A game
+    finished before reviews existed gets its review now (status "pending" at first)."""
+    room = await R.load_room(session, code)
+    found, queued = await records.review_of(session, room, number)
+    if queued:
+        await session.commit()
+        live.review_due()
+    return JSONResponse(found, headers={"Cache-Control": "no-store"})

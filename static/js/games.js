@@ -29,9 +29,36 @@ async function post(path, body) {
   try { await api("POST", path, body); } catch (e) { toast(gErr(e)); } finally { busy = false; }
 }
 
-function links(code, n) {
+// The review's status for the end screen's link: the room's `review` frames (roomstore.js), and
+// once per game a GET, for a page opened after the review began (docs/protocol.md "Review").
+const asked = new Set();
+function reviewStatus(ctx, code, n) {
+  const r = ctx.review && ctx.review.game === n ? ctx.review : null;
+  if (!r && !asked.has(code + "/" + n)) {
+    asked.add(code + "/" + n);
+    api("GET", `/api/rooms/${enc(code)}/games/${n}/review`).then((got) => {
+      if (!ctx.review || ctx.review.game !== n) {
+        ctx.dispatch({ type: "review", game: n, status: got.status, progress: got.progress });
+        ctx.redraw();
+      }
+    }).catch(() => { /* the link stays without a status */ });
+  }
+  return r;
+}
+
+function reviewLink(ctx, code, n) {
+  const r = reviewStatus(ctx, code, n);
+  const status = !r ? "" : r.status === "ready" ? t("res.review_ready") : r.status === "failed" ? t("res.review_failed")
+    : r.status === "none" ? "" : t("res.review_progress", { p: r.progress });
+  return [h("a", { class: "btn" + (r && r.status === "ready" ? " primary" : ""), href: gamePath(code, n) + "#review",
+    id: "review-link" }, "✎ " + t("res.review")), " ",
+  status ? h("span", { class: "muted", id: "review-status", role: "status" }, status) : null];
+}
+
+function links(ctx, code, n) {
   return h("p", { class: "game-links" },
     h("a", { class: "btn", href: gamePath(code, n), id: "replay-link" }, "▶ " + t("res.replay")), " ",
+    reviewLink(ctx, code, n), " ",
     h("a", { class: "btn small", href: apiGame(code, n) + "/record.json", download: "" }, "⤓ " + t("res.json")), " ",
     h("a", { class: "btn small", href: apiGame(code, n) + "/record.txt", download: "" }, "⤓ " + t("res.txt")));
 }
@@ -83,7 +110,7 @@ export function resultMore(ctx) {
       class: "btn primary big-btn", id: "again-btn", onClick: () => { moveOn(ctx); again(room); } },
     "↻ " + t("res.play_again")),
     " ", h("span", { class: "muted" }, t("res.play_again_hint"))) : null,
-    links(room.code, room.game || 1),
+    links(ctx, room.code, room.game || 1),
   ];
 }
 

@@ -19,6 +19,23 @@ const root = document.getElementById("replay-root");
 const store = createStore(reduceReplay, initialReplay());
 function dispatch(m) { store.dispatch(m); draw(); }
 const go = (to) => dispatch({ type: "go", to });
+// The game's review (review.js), loaded with import() once the replay is drawn: not at first paint.
+let review = null;
+let scrolled = false;     // the page's #review was scrolled to once, when the review was first drawn
+function loadReview() {
+  import("./review.js").then((m) => {
+    review = m;
+    m.loadReview(code, game, () => {
+      draw();
+      if (location.hash === "#review" && !scrolled) {
+        scrolled = true;
+        const el = document.getElementById("review");
+        if (el) el.scrollIntoView();
+      }
+    });
+  });
+}
+const showStep = (to) => { go(to); window.scrollTo(0, 0); document.getElementById("rp-next")?.focus(); };
 
 function cards(ids, opts) { return h("div", { class: "rp-cards" }, ids.map((id) => cardEl(id, { small: true,
   ...opts }))); }
@@ -70,6 +87,7 @@ function momentView({ data, room, step }) {
           t("loc." + view.ships[c])))),
       h("div", { class: "rp-row muted" }, t("table.draw_pile"), ": ", String(view.deck_size))),
     h("div", { class: "rp-players" }, view.players.map((p, seat) => playerBox(room, p, seat, view))),
+    review ? review.reviewView(room, showStep) : null,
     h("p", { class: "game-links" }, h("a", { class: "btn", href: appUrl("/r/" + encodeURIComponent(code)) },
       t("replay.back_room")), " ",
       h("a", { class: "btn small", id: "rp-json",
@@ -109,6 +127,7 @@ async function main() {
   }
   root.textContent = "";  // the server's "Loading…": the tree's from now on
   dispatch(msg);
+  if (msg.type === "loaded") loadReview();
 }
 
 main();

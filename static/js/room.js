@@ -325,6 +325,9 @@ function onMessage(msg) {
     case "event":
       paint();
       break;
+    case "review":
+      redraw();
+      break;
     case "hint":
       ctx.hintAsked = null;
       redraw();

@@ -9,7 +9,7 @@
 // No DOM, no imports: the page's scripts and node's test runner load it alike.
 
 /** The store's data when the page opens: {room, roomAt, view, result, version, seat, events,
- *  messages, clock, online, fresh, inflight, pending, restarting, hint, hints}. `room` is the summary (GET
+ *  messages, clock, online, fresh, inflight, pending, restarting, hint, hints, review}. `room` is the summary (GET
  *  /api/rooms/{code} or the `room` frame, docs/protocol.md), `roomAt` the performance.now() ms
  *  it came at (its offline_s count from then), `view`/`result`/`version`/`clock` the last
  *  `state` frame's, `seat` this page's seat (null: watching), `events` the log this
@@ -17,17 +17,20 @@
  *  `inflight` the `act` frame
  *  awaiting its answer (resent with the same id after a reconnect), `fresh` true from a
  *  (re)connect until its first `state`, `hint` this seat's hint (the `hint` frame; dropped
- *  when the game moves on) and `hints` the hints each seat used (the state's `hints`). */
+ *  when the game moves on), `hints` the hints each seat used (the state's `hints`) and `review`
+ *  the finished game's review status ({game, status, progress}: the `review` frame, or the GET
+ *  the end screen makes, games.js). */
 export function initialState() {
   return Object.freeze({
     room: null, roomAt: 0, view: null, result: null, version: 0, seat: null, events: [], messages: [], clock: null,
     online: false, fresh: true, inflight: null, pending: false, restarting: false, hint: null, hints: null,
+    review: null,
   });
 }
 
 /** The state after one frame from the server or one of the page's own actions (`now`: the
  *  performance.now() ms it came at). Server frames (docs/protocol.md): room, history, state,
- *  event, hint, chat, seat_lost, error (only its answer to a move: refusals of chat and of a stale seat
+ *  event, hint, review, chat, seat_lost, error (only its answer to a move: refusals of chat and of a stale seat
  *  cookie are the controller's), server_restarting. The page's: `loaded` (the summary read over
  *  HTTP, as `room`), `sent` {frame} (a move sent or waiting for the link), `open`, `down`
  *  (the socket), `presence` {room} (a later game's summary while this page still shows the
@@ -40,7 +43,7 @@ export function reduce(s, m, now = 0) {
       // Play again: the summary of a later game starts the page's game data afresh.
       const again = s.room !== null && m.room.game !== s.room.game;
       const base = again ? { ...s, view: null, result: null, events: [], version: 0, clock: null, hint: null,
-        hints: null } : s;
+        hints: null, review: null } : s;
       return freeze({ ...base, room: m.room, roomAt: now, seat: m.room.you ?? null });
     }
     case "history":
@@ -67,6 +70,9 @@ export function reduce(s, m, now = 0) {
     case "hint":
       // This seat's hint (docs/protocol.md "Hints"); shown while the game is at its version.
       return freeze({ ...s, hint: { version: m.version, seat: m.seat, action: m.action, why: m.why } });
+    case "review":
+      // A finished game's review being computed (docs/protocol.md "Review"): {game, status, progress}.
+      return freeze({ ...s, review: { game: m.game, status: m.status, progress: m.progress } });
     case "seat_lost":
       // This page watches from now on; the server sends a spectator's history and state next,
       // so nothing of the seat's own log stays (the log is the server's to filter).

@@ -87,6 +87,19 @@ class Seat:
             elif msg["type"] == "error":
                 raise AssertionError(f"refused: {msg}")
 
+    def play_to_end(self, seat: int = 0, max_steps: int = 600) -> None:
+        """Play `seat`'s decisions with `greedy` until the game is over (the other seats are
+        computer players that answer on their own); asserts that it ended."""
+        for _ in range(max_steps):
+            if self.view["phase"] == "over":
+                break
+            version = self.version
+            if self.view["to_act"] == seat:
+                self.ws.send(json.dumps({"type": "act", "id": f"a{version}", "version": version,
+                                         "action": greedy(self.view)}))
+            self.pump(version + 1, timeout=30)
+        assert self.view["phase"] == "over"
+
     def close(self) -> None:
         self.ws.close()
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from abc import ABC
 from typing import Awaitable, Callable
 
-#: Called with {room code: kinds} when other processes changed rooms (kinds ⊆ {"g", "r", "p", "a", "c", "h"}),
+#: Called with {room code: kinds} when other processes changed rooms (kinds ⊆ {"g", "r", "p", "a", "c", "h", "v"}),
 #: what was heard since the last call, coalesced per room (app/live/fanout/remote.py).
 RemoteBatch = Callable[[dict[str, set[str]]], Awaitable[None]]
 
@@ -38,7 +38,7 @@ class Fanout(ABC):
 
     async def notify(self, kind: str, code: str, seats: set[int] | frozenset[int] | None = None) -> None:
         """Tell the others, after a commit: `kind` "r" (room changed), "h" (a hint given:
-        app/live/hints.py) or "p" (presence: `seats` connected here). Never raises."""
+        app/live/hints.py), "v" (a review's progress: app/live/reviews.py) or "p" (presence: `seats` connected here). Never raises."""
 
     def remote_seats(self, code: str) -> set[int]:
         """Seats of room `code` with a live connection in another process."""

@@ -14,6 +14,10 @@ export default {
   "res.play_again": "Noch einmal spielen",
   "res.play_again_hint": "Derselbe Raum, dieselben Plätze: alle sagen, dass sie dabei sind, dann startet der " +
     "Gastgeber.",
+  "res.review": "Auswertung dieses Spiels",
+  "res.review_progress": "der Computer wertet es aus: {p}\u00a0%",
+  "res.review_ready": "Auswertung fertig",
+  "res.review_failed": "die Auswertung ist fehlgeschlagen",
   "res.replay": "Spiel ansehen (Wiederholung)",
   "res.json": "Protokoll (JSON)",
   "res.txt": "Spielverlauf (Text)",
