@@ -1,5 +1,5 @@
 """"Learn to play" (issue 32): a guided first game on the real server (docs/ui.md "Learn to play",
-docs/protocol.md `POST /api/rooms/tutorial`).
+docs/protocol.md `POST /api/tutorial`).
 
 A tutorial room is a real room: the person in seat 0 (the host) and `TUTORIAL_BOTS` normal
 computer players, private (never in the lobby), hints allowed, started at once on the prepared

@@ -19,6 +19,8 @@ from ..security import cookie_name
 from .. import tutorial as T
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])
+# "Learn to play" (app/tutorial.py): outside /api/rooms, whose /{code} it would share.
+tutorial_router = APIRouter(prefix="/api", tags=["rooms"])
 COOKIE_MAX_AGE_S = 30 * 86400
 # The refusals of each route (app/refusals.py `responses`: the OpenAPI document lists them with
 # their status and body). A room change also answers 404 `room_not_found` (`Tables.change`).
@@ -89,7 +91,7 @@ async def create_room(body: CreateRoomIn, request: Request, response: Response, 
     return {"code": room.code, "url": R.room_url(room.code, root_of(request)), "seat": 0, "token": token}
 
 
-@router.post("/tutorial", status_code=201, response_model=CreateRoomOut,
+@tutorial_router.post("/tutorial", status_code=201, response_model=CreateRoomOut,
              responses=responses("rate_limited", "bad_name", "name_reserved", *BODY, "conflict"))
 async def create_tutorial(body: TutorialIn, request: Request, response: Response, live: LiveDep,
                           session: SessionDep):

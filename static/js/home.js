@@ -95,7 +95,7 @@ async function main() {
     learnErr.textContent = "";
     learn.disabled = true;
     try {
-      const r = await api("POST", "/api/rooms/tutorial", { name: validName(name.value) || t("home.learn_name") });
+      const r = await api("POST", "/api/tutorial", { name: validName(name.value) || t("home.learn_name") });
       location.href = appUrl("/r/" + encodeURIComponent(r.code));
     } catch (e) {
       learnErr.textContent = errorText(e.code, e.fields);

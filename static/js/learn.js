@@ -149,7 +149,7 @@ export function learnView(ctx, where = "page") {
 // The guide's look, added with the module (the table page's own style sheet stays as it is).
 const style = document.createElement("style");
 style.textContent = `
-.learn { position: fixed; right: 1rem; top: 3.6rem; z-index: 30; width: min(22rem, calc(100vw - 2rem));
+.learn { position: fixed; right: .9rem; bottom: .9rem; z-index: 30; width: calc(clamp(360px, 24vw, 620px) - 1.2rem);
   background: var(--panel, #fffdf7); color: inherit; border: 3px solid #6a1b9a; border-radius: .6rem;
   box-shadow: 0 4px 18px #0004; padding: .55rem .8rem .65rem; }
 .learn-h { font-size: .8rem; margin: 0; color: #6a1b9a; text-transform: uppercase; letter-spacing: .04em;
@@ -163,7 +163,7 @@ style.textContent = `
 .learn.in-dlg { position: static; width: auto; box-shadow: none; margin: .6rem 0 0; border-width: 2px; }
 @keyframes learn-pulse { 50% { outline-color: #c58af0; } }
 @media (prefers-reduced-motion: reduce) { .learn-ring { animation: none; } }
-@media (max-width: 700px) {
+@media (max-width: 979px) {
   .learn { position: sticky; top: 2.9rem; left: 0; right: 0; width: auto; margin: 0 0 .4rem;
     padding: .4rem .55rem .5rem; }
   .learn-tip-h { font-size: .95rem; margin: .1rem 0 .15rem; }

@@ -1,4 +1,4 @@
-""""Learn to play" on a real server (app/tutorial.py, docs/protocol.md `POST /api/rooms/tutorial`),
+""""Learn to play" on a real server (app/tutorial.py, docs/protocol.md `POST /api/tutorial`),
 SQLite and PostgreSQL: the tutorial room is private, the person in seat 0 with two normal
 computer players, started at once on the prepared deal; the person following the hints (the
 tutorial's moves) plays exactly the game the engine and bots predict (bots/tutorial.py), in which
@@ -19,7 +19,7 @@ MOVES = {"choose_token": "draft", "take": "take", "reserve": "reserve", "buy": "
 
 
 def _tutorial(base: str, name: str = "Ann") -> dict:
-    r = httpx.post(base + "/api/rooms/tutorial", json={"name": name})
+    r = httpx.post(base + "/api/tutorial", json={"name": name})
     assert r.status_code == 201, r.text
     assert r.headers.get("set-cookie", "").startswith("osaka_"), "the seat cookie is set, as for a new room"
     return r.json()
@@ -51,9 +51,9 @@ def test_the_tutorial_room_is_private_started_with_computer_players_on_the_prepa
 
 def test_a_tutorial_needs_a_name(server):
     for body in ({}, {"name": ""}, {"name": "  "}, {"name": 7}):
-        r = httpx.post(server.base_url + "/api/rooms/tutorial", json=body)
+        r = httpx.post(server.base_url + "/api/tutorial", json=body)
         assert r.status_code == 422 and r.json()["error"]["code"] in ("bad_name", "bad_request"), (body, r.text)
-    r = httpx.post(server.base_url + "/api/rooms/tutorial", json={"name": "Bot (normal)"})
+    r = httpx.post(server.base_url + "/api/tutorial", json={"name": "Bot (normal)"})
     assert r.status_code == 422 and r.json()["error"]["code"] == "name_reserved", r.text
 
 

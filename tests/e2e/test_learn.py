@@ -23,9 +23,12 @@ WORDS = {"en": {"title": "Learn to play", "draft": "The token draft", "buy": "Bu
 RINGED = {"draft": ["#btn-hint-play-dlg", ".token-btn.hinted"],
           "take": ["#btn-take", "#btn-hint-play-bar", ".market-row .card.hinted"],
           "reserve": ["#btn-reserve", "#btn-hint-play-bar", ".card.hinted"],
-          "buy": ["#btn-buy", "#btn-suggest", "#btn-hint-play-bar", ".market-row"]}
+          "buy": ["#btn-buy", "#btn-suggest", "#btn-hint-play-bar", ".market-row"],
+          "insure": ["#btn-hint-play-dlg"]}
 FIRST = ("draft", "take", "reserve", "buy")
-CASES = [("en", DESKTOP, "desktop"), ("de", SMALL_PHONE, "phone"), ("en", SMALL_PHONE, "phone")]
+ALL = ("draft", "take", "reserve", "buy", "ships", "payment", "tide", "insure", "refresh", "end", "done")
+# (language, screen, its name, played to the end: every tip seen, else the rest skipped)
+CASES = [("en", DESKTOP, "desktop", True), ("de", SMALL_PHONE, "phone", False), ("en", SMALL_PHONE, "phone", False)]
 
 
 def _tip(page) -> str | None:
@@ -85,6 +88,7 @@ def _follow(page, shots, lang: str, size: str, want: set[str], seen: list[str], 
                 page.screenshot(path=str(shots / f"learn-{tip}-{lang}-{size}.png"))
                 _play_hint(page)
             else:
+                page.screenshot(path=str(shots / f"learn-{tip}-{lang}-{size}.png"))
                 _next(page)
             continue
         if tip and tip not in RINGED and tip in seen:
@@ -96,8 +100,8 @@ def _follow(page, shots, lang: str, size: str, want: set[str], seen: list[str], 
         time.sleep(0.1)
 
 
-@pytest.mark.parametrize("lang,viewport,size", CASES, ids=[f"{c[0]}-{c[2]}" for c in CASES])
-def test_learn_to_play_from_the_home_page(e2e_server, new_page, shots, lang, viewport, size):
+@pytest.mark.parametrize("lang,viewport,size,to_the_end", CASES, ids=[f"{c[0]}-{c[2]}" for c in CASES])
+def test_learn_to_play_from_the_home_page(e2e_server, new_page, shots, lang, viewport, size, to_the_end):
     locale = "de-DE" if lang == "de" else "en-US"
     page = new_page(viewport=viewport, locale=locale, has_touch=size == "phone", is_mobile=size == "phone")
     goto(page, e2e_server.base_url + "/")
@@ -116,7 +120,7 @@ def test_learn_to_play_from_the_home_page(e2e_server, new_page, shots, lang, vie
     assert room["players"][0]["name"] == "Ann"
 
     # The first tip is the token draft, in a labelled region (not a dialog), read out.
-    expect(page.locator("#learn[data-tip=draft]")).to_be_visible()
+    expect(page.locator("#learn[data-tip=draft]")).to_be_visible(timeout=30000)  # (after the computers' tokens)
     expect(page.locator("#learn-h")).to_contain_text(WORDS[lang]["title"])
     assert page.locator("#learn").get_attribute("role") is None and page.locator("#learn").evaluate(
         "(el) => el.tagName") == "ASIDE"
@@ -134,6 +138,20 @@ def test_learn_to_play_from_the_home_page(e2e_server, new_page, shots, lang, vie
     time.sleep(0.5)
     tip = _tip(page)
     assert tip is None or tip not in before, (tip, before)
+
+    if to_the_end:  # every rule's tip comes once, then "That was every rule"; the game ends by tokens
+        _follow(page, shots, lang, size, set(ALL), seen, deadline_s=400)
+        assert len(seen) == len(set(seen)) == len(ALL), seen
+        end = time.monotonic() + 120
+        while not page.locator(".result:not([hidden])").count():  # on to the end, as suggested
+            assert time.monotonic() < end, "the game did not end"
+            if page.locator('body:not([data-decision=""])[data-pending="0"]').count() and \
+                    page.locator("#btn-hint-play-dlg:visible, #btn-hint-play-bar:visible").count():
+                _play_hint(page)
+            time.sleep(0.1)
+        expect(page.locator("#learn, #learn-dlg")).to_have_count(0)
+        page.screenshot(path=str(shots / f"learn-result-{lang}-{size}.png"))
+        return
 
     # Keyboard: Skip is a button in the tab order; skipping ends the guidance, the game goes on.
     end = time.monotonic() + 60

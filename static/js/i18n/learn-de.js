@@ -6,8 +6,9 @@ export default {
   "learn.next": "Weiter",
   "learn.skip": "Anleitung überspringen",
   "learn.skipped": "Anleitung übersprungen: Das Spiel geht ohne Tipps weiter.",
-  "learn.done": "Das waren alle Regeln: Das Spiel gehört dir. Spiel es zu Ende oder beginne auf der Startseite "
-    + "ein echtes.",
+  "learn.done.h": "Alle Regeln erklärt",
+  "learn.done.text": "Das waren alle Regeln: Das Spiel gehört dir. Spiel es zu Ende "
+    + "oder beginne auf der Startseite ein echtes.",
   "learn.draft.h": "Die Plättchenwahl",
   "learn.draft.text": "Zuerst wählt jeder ein Leistungsplättchen einer Farbe: Es erhöht den Preis jedes Verkaufs "
     + "dieser Farbe. Öffne die Wahl und nimm die markierte Farbe.",

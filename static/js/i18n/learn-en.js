@@ -6,7 +6,9 @@ export default {
   "learn.next": "Next",
   "learn.skip": "Skip tutorial",
   "learn.skipped": "Tutorial skipped: the game goes on without tips.",
-  "learn.done": "That was every rule: the game is yours. Finish it, or start a real one from the home page.",
+  "learn.done.h": "Every rule explained",
+  "learn.done.text": "That was every rule: the game is yours. Finish it, or start "
+    + "a real one from the home page.",
   "learn.draft.h": "The token draft",
   "learn.draft.text": "Each player first chooses an Achievement token of one colour: it raises the price of "
     + "every sale of that colour you make. Open the choice and pick the ringed colour.",
