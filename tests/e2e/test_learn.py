@@ -47,13 +47,17 @@ def _play_hint(page) -> None:
     wait_log_grows(page, before)
 
 
-def _next(page) -> None:
-    """Dismiss the tip with "Next" from the keyboard (when the button can take the focus: not behind
-    a decision's modal dialog)."""
-    page.locator("#learn-next").focus()
-    if page.evaluate("document.activeElement && document.activeElement.id") == "learn-next":
-        page.keyboard.press("Enter")
-    else:
+def _next(page, tip: str) -> None:
+    """Press "Next" on tip `tip` — checked and pressed in one task of the page, so a tip that came
+    meanwhile is not the one dismissed (a person sees which tip they dismiss)."""
+    if not page.evaluate("""(tip) => {
+      const a = document.getElementById("learn"), b = document.getElementById("learn-next");
+      if (!a || a.dataset.tip !== tip || !b || b.closest("[inert]") || document.querySelector("dialog[open]")) {
+        return false;
+      }
+      b.click();
+      return true;
+    }""", tip):
         time.sleep(0.1)
 
 
@@ -89,10 +93,10 @@ def _follow(page, shots, lang: str, size: str, want: set[str], seen: list[str], 
                 _play_hint(page)
             else:
                 page.screenshot(path=str(shots / f"learn-{tip}-{lang}-{size}.png"))
-                _next(page)
+                _next(page, tip)
             continue
         if tip and tip not in RINGED and tip in seen:
-            _next(page)
+            _next(page, tip)
             continue
         if mine and play.count() and _tip(page) == tip:  # (the hint and its tip come in one drawing)
             _play_hint(page)
