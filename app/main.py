@@ -124,6 +124,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(Forwarded, trusted_hosts=settings.forwarded_allow_ips, root_path=settings.root_path)
     app.include_router(health.router)
     app.include_router(rooms.router)
+    app.include_router(rooms.tutorial_router)
     app.include_router(pace.router)
     app.include_router(mine.router)
     app.include_router(records.router)

@@ -124,6 +124,9 @@ class Room(Base):
     # The host allows hints (migration 0014; app/live/hints.py): a seat may ask what the
     # computer would do on its own decision. Off by default; server default only, as `game_no`.
     hints: Mapped[bool] = mapped_column(Boolean, server_default=false())
+    # A guided first game, "Learn to play" (migration 0016; app/tutorial.py): the prepared deal,
+    # its computer players seeded by their views and prompt. Server default only, as `game_no`.
+    tutorial: Mapped[bool] = mapped_column(Boolean, server_default=false())
 
     seats: Mapped[list[Seat]] = relationship(back_populates="room", order_by="Seat.seat",
                                              cascade="all, delete-orphan", passive_deletes=True)

@@ -92,19 +92,21 @@ def require_host(room: Room, token: str | None) -> Seat:
 
 async def create_room(session: AsyncSession, name: str, public: bool,
                       creator_hash: str | None = None, turn_limit_s: int | None = None,
-                      pace: str = "live", hints: bool = False) -> tuple[Room, str]:
+                      pace: str = "live", hints: bool = False, tutorial: bool = False) -> tuple[Room, str]:
     """A new waiting room with the creator as host in seat 0 → (room, token) (flushed, not
     committed). Each try is a SAVEPOINT, so a code collision undoes only that try.
     `active_at` = `created_at` marks it as never joined nor connected to (cleanup:
     UNUSED_ROOM_TTL_S); `creator_hash` is the creator's address (app/ratelimit.py);
     `turn_limit_s` the timer and `pace` ("live"/"turn") (checked by the caller: app/pace.py
-    `check_pace`); `hints`: the host allows hints (app/live/hints.py)."""
+    `check_pace`); `hints`: the host allows hints (app/live/hints.py); `tutorial`: a "Learn to
+    play" room (app/tutorial.py)."""
     token = new_token()
     for _ in range(5):
         now = utcnow()
         room = Room(code=new_room_code(), public=public, status="waiting", version=0,
                     created_at=now, active_at=now, creator_hash=creator_hash, game_no=1,
-                    turn_limit_s=turn_limit_s, chat_spectators=True, pace=pace, hints=hints)
+                    turn_limit_s=turn_limit_s, chat_spectators=True, pace=pace, hints=hints,
+                    tutorial=tutorial)
         room.seats = [Seat(seat=HOST_SEAT, name=name, token_hash=hash_token(token), created_at=utcnow(),
                            ready=True, away_until=None, away_used_s=0)]
         try:
@@ -186,8 +188,9 @@ async def remove_bot(session: AsyncSession, room: Room, number: int) -> None:
     room.seats.remove(seat)  # delete-orphan: the row goes with it
 
 
-async def start_game(session: AsyncSession, room: Room) -> None:
-    """Fix the player count and a fresh random seed; status → playing (R-setup). The new
+async def start_game(session: AsyncSession, room: Room, seed: int | None = None) -> None:
+    """Fix the player count and a fresh random seed (`seed`: this one instead, the prepared
+    deal of a "Learn to play" room: app/tutorial.py); status → playing (R-setup). The new
     game's state is stored with it (snapshot at version 0, the engine's current rules version).
 
     409 `game_started` if already started, 409 `not_enough_players` with fewer than 2, 409
@@ -200,7 +203,7 @@ async def start_game(session: AsyncSession, room: Room) -> None:
     gap = next((n for n in range(len(taken)) if n not in taken), None)
     if gap is not None:
         raise Refusal("seat_empty", seat=gap, shown=gap + 1)
-    seed = secrets.randbits(62)
+    seed = secrets.randbits(62) if seed is None else seed
     game = engine.new_game(len(room.seats), seed)
     first = next((s for s in room.seats if s.seat == game.to_act), None)  # away: its clock starts later
     result = await session.execute(
@@ -343,4 +346,5 @@ def summary(room: Room, connected: set[int], you: int | None,
         "paused_at": iso(room.paused_at) if room.paused_at is not None else None,
         "standings": room.standings,  # the finished games only (app/standings.py); None before the first
         "hints": bool(room.hints),
+        "tutorial": bool(room.tutorial),
     }

@@ -79,6 +79,14 @@ class CreateRoomIn(_Body):
     _name = field_validator("name", mode="before")(clean_name)
 
 
+class TutorialIn(_Body):
+    """Body of POST /api/rooms/tutorial ("Learn to play"): the person's name."""
+
+    name: str = Field(json_schema_extra=NAME_SCHEMA)
+
+    _name = field_validator("name", mode="before")(clean_name)
+
+
 class ChatSettingsIn(_Body):
     """Body of POST /api/rooms/{code}/chat (host)."""
 
@@ -230,6 +238,7 @@ class RoomOut(BaseModel):
     paused_at: str | None = None  # ISO 8601 UTC: the host paused the game then (null: running)
     standings: StandingsOut | None = None  # the finished games of the room added up (null: none yet)
     hints: bool = False  # hints allowed: a seat may ask what the computer would do (app/live/hints.py)
+    tutorial: bool = False  # a "Learn to play" room (app/tutorial.py): the guide runs on its table
 
 
 class LobbySeatOut(BaseModel):

@@ -7,6 +7,9 @@ decision it is may ask "what would the computer do?".
   allows hints (`hints_off`), the game runs (`game_not_started`, `game_over`) and is not paused
   (`game_paused`), `V` is the game's version (`stale_version`) and the decision is that seat's
   (`not_your_turn`); `hint_failed` when the search failed (nothing is counted then).
+- In a "Learn to play" room (app/tutorial.py) the hint is the tutorial's move instead
+  (`Decider.suggest_tutorial`: the normal player seeded by the view, why `{"code": "tutorial"}`),
+  the move its computer players' play was prepared with.
 - The hint is the hard computer player's choice for exactly what a computer player in that
   seat would get: its player view and the events it may see (`Table.view`, `Table.history`),
   searched in the decider's worker processes for `HINT_BUDGET_S` (`Decider.suggest`, never on
@@ -68,10 +71,12 @@ class Hints:
             found = await self._ask(conn, msg["version"])
             if isinstance(found, dict):  # this decision's hint, already given
                 return conn.send(found)
-            key, view, history = found
+            key, view, history, tutorial = found
             task = self._running.get(key)
             if task is None:
-                task = asyncio.get_running_loop().create_task(self.decider.suggest(view, history, self.budget_s))
+                search = (self.decider.suggest_tutorial(view, history) if tutorial
+                          else self.decider.suggest(view, history, self.budget_s))
+                task = asyncio.get_running_loop().create_task(search)
                 self._running[key] = task
                 task.add_done_callback(lambda _t, k=key: self._running.pop(k, None))
             try:
@@ -86,7 +91,8 @@ class Hints:
 
     async def _ask(self, conn: Connection, version: int):
         """Under the room's lock, the table caught up: the checks of the module docstring → the
-        stored hint frame of this decision, or ((room, seed, version), view, history) to search."""
+        stored hint frame of this decision, or ((room, seed, version), view, history, tutorial) to
+        search (`tutorial`: a "Learn to play" room, whose hint is the tutorial's move)."""
         async with self.tables.hold(conn.room) as held:
             news = await held.sync()
             held.publish(news)
@@ -111,7 +117,7 @@ class Hints:
             if version in table.hints:
                 return hint_frame(version, table.hints[version])
             # Exactly what a computer player in this seat gets (computer/bots.py `_one_turn`).
-            return (conn.room, table.seed, version), table.view(seat), table.history(seat)
+            return (conn.room, table.seed, version), table.view(seat), table.history(seat), table.tutorial
 
     async def _store(self, conn: Connection, key: tuple[str, int, int], hint: dict) -> bool:
         """Under the room's lock: store the hint of decision `key` once, tell everyone that it

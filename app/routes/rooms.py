@@ -14,10 +14,13 @@ from ..ratelimit import address_hash, address_key, check_waiting_rooms
 from .. import rematch
 from ..models import utcnow
 from ..schemas import (AgainIn, AgainOut, BotIn, ChatSettingsIn, CreateRoomIn, HintsIn, CreateRoomOut, JoinRoomIn, JoinRoomOut, LobbyRoomOut,
-                       RoomOut, SeatOut, StatusOut, TurnLimitIn)
+                       RoomOut, SeatOut, StatusOut, TurnLimitIn, TutorialIn)
 from ..security import cookie_name
+from .. import tutorial as T
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])
+# "Learn to play" (app/tutorial.py): outside /api/rooms, whose /{code} it would share.
+tutorial_router = APIRouter(prefix="/api", tags=["rooms"])
 COOKIE_MAX_AGE_S = 30 * 86400
 # The refusals of each route (app/refusals.py `responses`: the OpenAPI document lists them with
 # their status and body). A room change also answers 404 `room_not_found` (`Tables.change`).
@@ -85,6 +88,24 @@ async def create_room(body: CreateRoomIn, request: Request, response: Response, 
     await session.commit()  # a new room: nobody can hold its lock yet
     _set_seat_cookie(request, response, live, room.code, token)
     await live.room_created(room.code, body.public)
+    return {"code": room.code, "url": R.room_url(room.code, root_of(request)), "seat": 0, "token": token}
+
+
+@tutorial_router.post("/tutorial", status_code=201, response_model=CreateRoomOut,
+             responses=responses("rate_limited", "bad_name", "name_reserved", *BODY, "conflict"))
+async def create_tutorial(body: TutorialIn, request: Request, response: Response, live: LiveDep,
+                          session: SessionDep):
+    """"Learn to play": a private room with the caller in seat 0 and two normal computer
+    players, started at once on the prepared deal (app/tutorial.py). Sets the seat cookie, as
+    `POST /api/rooms`; counted as a room created (429 `rate_limited`), never a waiting one."""
+    host = request.client.host if request.client else None
+    request.app.state.limiter.hit("create", host)
+    check_name(body.name)
+    room, token = await T.create_tutorial(session, body.name, address_hash(host))
+    await session.commit()
+    async with live.change(room.code, release=session) as held:
+        await T.start_tutorial(held.session, held.room)
+    _set_seat_cookie(request, response, live, room.code, token)
     return {"code": room.code, "url": R.room_url(room.code, root_of(request)), "seat": 0, "token": token}
 
 

@@ -89,6 +89,9 @@ export function lazy(load) {
 /** hint.js ("What would the computer do?") once loaded, in a room whose host allows hints; else null. */
 const hintMod = lazy(() => import("./hint.js"));
 export const hints = (ctx) => (ctx.room && ctx.room.hints ? hintMod(ctx.redraw) : null);
+/** learn.js (the "Learn to play" guide) once loaded, in a tutorial room; else null. */
+const learnMod = lazy(() => import("./learn.js"));
+export const guide = (ctx) => (ctx.room && ctx.room.tutorial && ctx.view ? learnMod(ctx.redraw) : null);
 
 const NAME_KEY = "osaka_name";
 export function rememberedName() {

@@ -6,7 +6,7 @@ import { h } from "../vendor/preact.js";
 import { t } from "./i18n.js";
 import { COLORS, SYMBOL } from "./cards.js";
 import { ringFocus } from "./keys.js";
-import { hints } from "./common.js";
+import { hints, guide } from "./common.js";
 
 /** The key of the dialog this seat must answer now ("token_draft:12"), or null. */
 export function dialogKey(ctx) {
@@ -52,10 +52,11 @@ export function dialogView(ctx) {
     onKeyDown: (ev) => trapTab(ev, ev.currentTarget), onClose: () => closed(ctx) }, withHint(ctx, dialogBody(ctx)));
 }
 
-/** The body with the hint's part under it (hint.js). */
+/** The body with the guide's tip of this decision ("Learn to play", learn.js) and the hint's part under it
+ *  (hint.js): the dialog is modal, so what to read and press is in it. */
 function withHint(ctx, body) {
-  const m = body && hints(ctx);
-  return m ? [body, m.hintView(ctx, "dlg")] : body;
+  const m = body && hints(ctx), g = body && guide(ctx);
+  return m || g ? [body, g && g.learnView(ctx, "dlg"), m && m.hintView(ctx, "dlg")] : body;
 }
 
 /** Before drawing: a decision that comes while the person types (`typing`: the chat's box has the

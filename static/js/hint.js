@@ -52,6 +52,7 @@ export function moveText(a) {
 /** Its one line of why, from the search's own numbers (bots/hint.py). */
 export function whyText(why) {
   if (why.code === "search" && why.win !== null && why.win !== undefined) return t("hint.why_search", why);
+  if (why.code === "tutorial") return t("hint.why_tutorial");
   return t(why.code === "only" ? "hint.why_only" : "hint.why_prior");
 }
 

@@ -89,8 +89,23 @@ async function main() {
     }
   });
 
+  // "Learn to play" (issue 32): a tutorial room, started at once; the name typed above, else a default.
+  const learn = document.getElementById("learn-btn"), learnErr = document.getElementById("learn-error");
+  learn.addEventListener("click", async () => {
+    learnErr.textContent = "";
+    learn.disabled = true;
+    try {
+      const r = await api("POST", "/api/tutorial", { name: validName(name.value) || t("home.learn_name") });
+      location.href = appUrl("/r/" + encodeURIComponent(r.code));
+    } catch (e) {
+      learnErr.textContent = errorText(e.code, e.fields);
+      learn.disabled = false;
+    }
+  });
+
   // Enabled only now, so an early click never submits the form natively.
   document.getElementById("create-btn").disabled = false;
+  learn.disabled = false;
   try { dispatch({ type: "loaded", rooms: await api("GET", "/api/rooms") }); }
   catch (e) { toast(errorText(e.code, e.fields)); }
   const sock = new LiveSocket("/ws/lobby", {

@@ -29,7 +29,10 @@ async function load(file) {
 }
 
 async function loadParts(l) {
-  partCats = await Promise.all(parts.map((p) => load(p + "-" + l)));
+  await Promise.all(parts.map((p) => load(p + "-" + l)));
+  // Every part asked for and loaded by now: a call that began before another part was asked for
+  // (hint.js and learn.js load at once) must not end with the shorter list.
+  if (l === lang) partCats = parts.map((p) => loaded[p + "-" + l]).filter(Boolean);
 }
 
 /** Load the part i18n/<name>-<lang>.js now and after each switch; t, tn, raw, has read it. */

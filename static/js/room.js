@@ -6,7 +6,7 @@ import { h, render, Component, Fragment } from "../vendor/preact.js";
 import { toast, banner, appUrl } from "./dom.js";
 import { initI18n, t, onLangChange } from "./i18n.js";
 import { api, LiveSocket } from "./net.js";
-import { errorText, lazy } from "./common.js";
+import { errorText, lazy, guide } from "./common.js";
 import { waitingView, copyLink } from "./waiting.js";
 import { tableView, tableChanges, pruneSelection, turnText } from "./table.js";
 import { announce, keepFocus, installShortcuts, focusRow, ringFocus } from "./keys.js";
@@ -182,6 +182,12 @@ function logRef(el) {
 }
 
 // pace.js: only for a turn-based or paused room.
+// "Learn to play" (learn.js): only in a tutorial room, loaded when its table comes.
+const learn = () => (mode === "table" ? guide(ctx) : null);
+function learnPanel() { const m = learn(); return m ? m.learnView(ctx, "page") : null; }
+function learnPick() { const m = learn(); if (m) m.pickLearn(ctx); }
+function learnRing() { const m = learn(); if (m) m.ringLearn(ctx); }
+
 const pace = lazy(() => import("./pace.js"));
 function paceBand() {
   const m = (ctx.room.pace === "turn" || ctx.room.paused_at) && pace(redraw);
@@ -197,8 +203,8 @@ function mainView() {
   const chat = chatView(ctx, sendChat, chatSpectators);
   if (mode === "waiting") return [paceBand(), waitingView(ctx, () => sock.reconnect()), chat];
   // The next game's table is a new one.
-  if (mode === "table") return h(Fragment, { key: "table:" + ctx.room.game }, paceBand(), tableView(ctx, kept, chat,
-    logRef));
+  if (mode === "table") return h(Fragment, { key: "table:" + ctx.room.game }, learnPanel(), paceBand(),
+    tableView(ctx, kept, chat, logRef));
   return h("p", { class: "muted", key: "loading" }, t("room.loading"));
 }
 
@@ -218,7 +224,9 @@ function drawTitle(mine) {
 }
 
 function paint() {
+  learnPick();
   draw();
+  learnRing();
   logToEnd();
   chatToEnd(ctx);
 }
@@ -237,6 +245,7 @@ function typeOn(id) {
 }
 
 function redraw() {
+  learnPick();
   document.body.dataset.pending = ctx.pending ? "1" : "0";
   // Testing hook: what this page must decide now ("turn", "token_draft", "insurance" or "").
   const v = ctx.view;
@@ -280,6 +289,7 @@ function redraw() {
       if (hd) { hd.focus(); announce(hd.textContent + ". " + hd.nextElementSibling.textContent); }
     }
   }
+  learnRing();
   logToEnd();
   chatToEnd(ctx);
   const tt = turnOf();
@@ -331,7 +341,7 @@ function onMessage(msg) {
     case "hint":
       ctx.hintAsked = null;
       redraw();
-      import("./hint.js").then((m) => m.hintArrived(ctx));
+      import("./hint.js").then((m) => { m.hintArrived(ctx); const g = learn(); if (g) g.hintSaid(ctx); });
       break;
     case "state":
       if (was.fresh && was.inflight) sock.send(was.inflight);  // reconnected: resend, same id

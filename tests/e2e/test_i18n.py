@@ -27,6 +27,7 @@ LOAD = """async () => {
           adminEn: await m('/static/js/i18n/admin-en.js'), adminDe: await m('/static/js/i18n/admin-de.js'),
           noticeEn: await m('/static/js/i18n/notice-en.js'), noticeDe: await m('/static/js/i18n/notice-de.js'),
           hintEn: await m('/static/js/i18n/hint-en.js'), hintDe: await m('/static/js/i18n/hint-de.js'),
+          learnEn: await m('/static/js/i18n/learn-en.js'), learnDe: await m('/static/js/i18n/learn-de.js'),
           howEn: (await m('/static/js/i18n/howto-en.js'))['howto.sections'],
           howDe: (await m('/static/js/i18n/howto-de.js'))['howto.sections']};
 }"""
@@ -48,9 +49,9 @@ def test_both_catalogues_have_the_same_keys_and_how_to_sections(e2e_server, new_
     assert not set(c["gamesEn"]) & set(c["en"]), "a part key shadows a main key"
     # The parts loaded apart: turn-based rooms (pace.js), My games and the seat link (mine.js,
     # seatlink.js), the notifications panel (notify.js), the admin page (admin.js), the host's
-    # notice (notice.js) and a hint (hint.js): the same keys in both languages, none shadowing
+    # notice (notice.js), a hint (hint.js) and the "Learn to play" guide (learn.js): the same keys in both languages, none shadowing
     # another part's.
-    parts = ("games", "pace", "mine", "notify", "admin", "notice", "hint")
+    parts = ("games", "pace", "mine", "notify", "admin", "notice", "hint", "learn")
     seen = set(c["en"]) | set(c["gamesEn"])
     for part in parts[1:]:
         en, de = c[part + "En"], c[part + "De"]

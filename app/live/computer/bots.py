@@ -18,6 +18,7 @@ import engine
 from ...config import Settings
 from ...db import database_unavailable
 from ...models import Room, Seat
+from ...tutorial import bot_delay_s
 from ..actions.path import Actions, NotABotSeat
 from ..events import ActionApplied, PresenceChanged, RoomChanged
 from ..room.lock import RoomGone, Tables
@@ -132,8 +133,9 @@ class BotDriver:
         if seen is None:
             return False
         table, seat, level, version = seen
-        if self.settings.bot_delay_s > 0:
-            await asyncio.sleep(self.settings.bot_delay_s)
+        delay_s = bot_delay_s(self.settings.bot_delay_s, table.tutorial)
+        if delay_s > 0:
+            await asyncio.sleep(delay_s)
         async with self.tables.hold(table):
             if table.version != version:
                 return True  # someone moved meanwhile: look again
@@ -146,7 +148,8 @@ class BotDriver:
         try:
             applied = await self.decider.decide(
                 code, seat, version, level, view, history, state,
-                lambda action: self.actions.act(code, seat, bot_action_id(), version, action, bot_level=level))
+                lambda action: self.actions.act(code, seat, bot_action_id(), version, action, bot_level=level),
+                tutorial=table.tutorial)
         except NotABotSeat:  # its player took the seat back meanwhile (logged once by `act`)
             return False
         return applied is not False  # applied, or the game moved on meanwhile: look again

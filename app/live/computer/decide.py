@@ -28,6 +28,7 @@ import engine
 from ... import metrics
 from ...config import Settings
 from ...logs import action_kind
+from ...tutorial import TUTORIAL_LEVEL
 from ..room.lock import Tables
 
 log = logging.getLogger("osaka.bots")
@@ -49,7 +50,7 @@ def watch_parent(parent_pid: int, interval_s: float = PARENT_CHECK_S) -> None:
     threading.Thread(target=watch, name="watch-parent", daemon=True).start()
 
 
-def choose_in_worker(view: dict, level: str, history: list[dict], seed: int, budget_s: float) -> dict:
+def choose_in_worker(view: dict, level: str, history: list[dict], seed: int | None, budget_s: float) -> dict:
     """Runs in a worker process: import the bots package lazily and ask it for an action JSON."""
     import bots  # noqa: PLC0415 - lazy on purpose: the bots package is optional at import time
     return bots.choose_action(view, level, history=history, seed=seed, time_budget_s=budget_s)
@@ -71,7 +72,7 @@ class Decider:
         self._pool: ProcessPoolExecutor | None = None
 
     async def decide(self, code: str, seat: int, version: int, level: str, view: dict, history: list[dict],
-                     state: Any, submit: Callable[[dict], Awaitable[bool]]) -> bool | None:
+                     state: Any, submit: Callable[[dict], Awaitable[bool]], tutorial: bool = False) -> bool | None:
         """Decide for `seat` of room `code` at `version`: the computer player of `level` chooses
         from `view` and `history` (what that seat may see, taken under the room's lock with
         `state`, the game then), and `submit(action)` tries it (True when applied; every
@@ -79,10 +80,12 @@ class Decider:
         FALLBACK_TRIES random legal actions of `state`. → True when one was applied, None when
         the game moved on meanwhile (another decision counted), False when none was applied (the
         caller stops until something changes: it never spins on a refusal). What `submit`
-        raises (`NotABotSeat`) goes to the caller."""
+        raises (`NotABotSeat`) goes to the caller. `tutorial` (a "Learn to play" room,
+        app/tutorial.py): the choice is seeded by the view itself (`seed=None`), so the same
+        deal plays the same way; else a fresh random seed per decision."""
         seed = secrets.randbits(32)
         try:
-            action = await self.choose(view, level, history, seed)
+            action = await self.choose(view, level, history, None if tutorial else seed)
         except Exception:
             log.exception("bots.choose_action failed (room %s, seat %s); playing a random legal action", code, seat)
             action = None
@@ -108,10 +111,10 @@ class Decider:
         table = self.tables.get(code)
         return table is None or table.version != version
 
-    async def choose(self, view: dict, level: str, history: list[dict], seed: int) -> dict:
+    async def choose(self, view: dict, level: str, history: list[dict], seed: int | None) -> dict:
         """A computer player's action JSON for `view` (a seat's player view) and `history` (the
-        events it may see), decided in a worker process; a pool whose worker died is replaced
-        once and asked again."""
+        events it may see), decided in a worker process (`seed` None: derived from the view); a
+        pool whose worker died is replaced once and asked again."""
         loop = asyncio.get_running_loop()
         args = (choose_in_worker, view, level, history, seed, self.settings.bot_time_budget_s)
         began = time.perf_counter()
@@ -141,6 +144,13 @@ class Decider:
             if broken is not None:
                 broken.shutdown(wait=False, cancel_futures=True)
             return await loop.run_in_executor(self._executor(), *args)
+
+    async def suggest_tutorial(self, view: dict, history: list[dict]) -> dict:
+        """The hint of a "Learn to play" room (app/tutorial.py): the tutorial's move for the seat
+        of `view` (`bots.tutorial.suggestion`: the normal player seeded by the view, in a worker
+        process) → {"action", "why": {"code": "tutorial"}}."""
+        action = await self.choose(view, TUTORIAL_LEVEL, history, None)
+        return {"action": action, "why": {"code": "tutorial"}}
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:

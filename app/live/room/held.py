@@ -25,7 +25,7 @@ from .table import Table, hint_event
 # The seats' computer players and holders of a room, and its turn timer (Held.know_seats).
 _SEAT_LEVELS = select(Seat.__table__.c.seat, Seat.__table__.c.bot_level, Seat.__table__.c.token_hash,
                       Seat.__table__.c.away_until).where(Seat.__table__.c.room_id == bindparam("room_id"))
-_TURN_LIMIT = select(Room.__table__.c.turn_limit_s, Room.__table__.c.paused_at).where(
+_TURN_LIMIT = select(Room.__table__.c.turn_limit_s, Room.__table__.c.paused_at, Room.__table__.c.tutorial).where(
     Room.__table__.c.id == bindparam("room_id"))
 
 
@@ -71,6 +71,7 @@ class Held:
             rows = (await self.session.execute(_SEAT_LEVELS, {"room_id": self.table.room_id})).all()
             pace = (await self.session.execute(_TURN_LIMIT, {"room_id": self.table.room_id})).first()
             self.table.note_seat_rows(rows, pace.turn_limit_s if pace else None, pace.paused_at if pace else None)
+            self.table.tutorial = bool(pace and pace.tutorial)
             self._seats_read()
 
     def _seats_read(self, room: Room | None = None) -> None:

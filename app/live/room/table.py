@@ -61,12 +61,16 @@ class Table:
         # False when another process said it gave a hint (fanout kind "h"): read them again
         # at the next catch-up (`Held.sync`).
         self.hints_known = True
+        # A "Learn to play" room (app/tutorial.py), read with the seats: its computer players
+        # and hints are the tutorial's (seeded by the view, prompt).
+        self.tutorial = False
 
     def note_seats(self, room: Any) -> None:
         """Remember which seats are computer players' from `room` read with its seats (under
         the room's lock), and the room's turn timer; `forget_seats` when they may have changed
         without such a read."""
         self.note_seat_rows(room.seats, room.turn_limit_s, room.paused_at)
+        self.tutorial = bool(room.tutorial)
         self.note_clock(room)
 
     def note_seat_rows(self, seats: Any, turn_limit_s: int | None, paused_at: datetime | None = None) -> None:

@@ -9,6 +9,11 @@ export default {
   "home.title": "Traders of Osaka",
   "home.lede": "Waren von Osaka nach Edo handeln, für 2 bis 4 Personen. Raum anlegen, Link an Freunde schicken und " +
     "im Browser spielen — ohne Anmeldung.",
+  "home.learn": "Spielen lernen",
+  "home.learn_text": "Ein geführtes erstes Spiel gegen zwei Computerspieler mit vorbereiteter Kartenfolge: "
+    + "Jede Regel wird erklärt, sobald sie vorkommt. Etwa 10 Minuten.",
+  "home.learn_btn": "Spielen lernen",
+  "home.learn_name": "Lernende",
   "home.create": "Raum anlegen",
   "home.visibility": "Wer kann ihn finden?",
   "home.public": "Öffentlich: unten für alle aufgelistet",

@@ -9,6 +9,11 @@ export default {
   "home.title": "Traders of Osaka",
   "home.lede": "Trade goods from Osaka to Edo for 2 to 4 players. Create a room, send the link to your friends, and " +
     "play in the browser — no sign-up.",
+  "home.learn": "Learn to play",
+  "home.learn_text": "A guided first game against two computer players on a prepared deal: each rule is "
+    + "explained when it comes up. About 10 minutes.",
+  "home.learn_btn": "Learn to play",
+  "home.learn_name": "Learner",
   "home.create": "Create a room",
   "home.visibility": "Who can find it?",
   "home.public": "Public: listed below for anyone",

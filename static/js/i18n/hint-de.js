@@ -9,6 +9,7 @@ export default {
     + "mit geschätzt {win}\u00a0% Siegchance.",
   "hint.why_only": "Es ist dein einziger möglicher Zug.",
   "hint.why_prior": "Seine schnelle Bewertung hält diesen Zug für den besten.",
+  "hint.why_tutorial": "Mit diesem Zug wurde das Übungsspiel vorbereitet.",
   "hint.take": "{card} nehmen",
   "hint.reserve": "{card} reservieren",
   "hint.buy": "den Markt kaufen und mit {cards} bezahlen",

@@ -9,6 +9,7 @@ export default {
     + "with an estimated {win}\u00a0% chance to win.",
   "hint.why_only": "It is your only possible move.",
   "hint.why_prior": "Its quick evaluation rates this move best.",
+  "hint.why_tutorial": "The tutorial's game was prepared with this move.",
   "hint.take": "take {card}",
   "hint.reserve": "reserve {card}",
   "hint.buy": "buy the Market, paying {cards}",
