@@ -163,6 +163,14 @@ class Load:
         except httpx.HTTPError as exc:
             self.errors.append(f"again {room.code}: {exc!r}")
 
+    def check_nothing_lost(self) -> None:
+        """No seat was shown a version lower than one it had seen; the database holds at least
+        the newest version any seat saw of its room's current game (asked through the proxy)."""
+        for room in self.rooms:
+            assert not room.backwards, (room.code, room.backwards)
+            now = httpx.get(f"{self.base}/api/rooms/{room.code}", timeout=10).json()
+            assert now["version"] >= room.top.get(now["game"], -1), (room.code, now["game"], now["version"], room.top)
+
     async def settle(self, seconds: float) -> None:
         """Let the rooms play for `seconds`."""
         await asyncio.sleep(seconds)

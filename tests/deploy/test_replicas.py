@@ -22,7 +22,6 @@ import random
 import shutil
 import time
 
-import httpx
 import pytest
 from websockets.asyncio.client import connect
 
@@ -75,15 +74,6 @@ def cluster(migrated_url, tmp_path):
             r.stop()
 
 
-def _check_nothing_lost(cluster: Cluster, load: Load) -> None:
-    """No seat was shown a version lower than one it had seen; the database holds at least the
-    newest version any seat saw of the room's current game."""
-    for room in load.rooms:
-        assert not room.backwards, (room.code, room.backwards)
-        now = httpx.get(f"{cluster.base}/api/rooms/{room.code}", timeout=10).json()
-        assert now["version"] >= room.top.get(now["game"], -1), (room.code, now["game"], now["version"], room.top)
-
-
 def _affinity_so_far(cluster: Cluster, load: Load) -> dict[str, int]:
     """Every room's actions so far were applied by exactly one replica → room → that replica."""
     owners = {room.code: cluster.owner(room.code) for room in load.rooms}
@@ -120,7 +110,7 @@ def test_a_room_is_played_on_one_replica_and_a_killed_replica_s_rooms_move_on_wi
         if room not in moved:  # the other rooms did not notice
             gap, at = room.longest_gap(killed_at - 3, end)
             assert gap <= MAX_STALL_S, (room.code, gap)
-    _check_nothing_lost(cluster, load)
+    load.check_nothing_lost()
     # The moved rooms are now served by one living replica each.
     for room in moved:
         now = cluster.owner(room.code)
@@ -162,7 +152,7 @@ def test_a_rolling_restart_under_load_loses_nothing_and_stalls_no_room_over_2_s(
         assert gap <= MAX_STALL_S, (code, gap)
     assert all(code in (1012, 1006, MOVED_CLOSE_CODE, None) for room in load.rooms for code in room.closes), \
         [room.closes for room in load.rooms]
-    _check_nothing_lost(cluster, load)
+    load.check_nothing_lost()
     assert not load.errors, load.errors
 
 
