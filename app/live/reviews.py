@@ -28,10 +28,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import multiprocessing
-import os
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from datetime import timedelta
 
 from sqlalchemy import select, update
@@ -40,10 +36,10 @@ from sqlalchemy.orm import undefer
 
 from ..config import Settings
 from ..models import GameRow, ReviewRow, Room, utcnow
-from .computer.decide import watch_parent
 from .fanout.base import Fanout
 from .outages import OutageLog
 from .sockets.connection import Hub
+from .workers import WorkerPool
 
 log = logging.getLogger("osaka.reviews")
 #: A running review without progress for this many seconds is taken up again (its process died).
@@ -53,13 +49,6 @@ SLICE = 8
 #: How much lower than the server's the review worker's CPU priority is (os.nice).
 NICE = 10
 STATUSES = ("pending", "running", "ready", "failed")
-
-
-def _start_worker(parent_pid: int) -> None:
-    """Review worker initializer: end with the server (`watch_parent`) and run niced."""
-    watch_parent(parent_pid)
-    with contextlib.suppress(OSError):
-        os.nice(NICE)
 
 
 def review_slice(record: dict, indexes: list[int], simulations: int) -> tuple[list[dict], int]:
@@ -87,7 +76,7 @@ class Reviews:
         self.sessions = sessions
         self.hub = hub
         self.fanout = fanout
-        self._pool: ProcessPoolExecutor | None = None
+        self.pool = WorkerPool("review", 1, nice=NICE)
         self._wake = asyncio.Event()
         self._outage = OutageLog(log, "the game reviews")
         self._current: int | None = None  # the review being computed here
@@ -184,13 +173,7 @@ class Reviews:
         await self._set(review_id, code, number, status="ready", progress=100, review=review)
 
     async def _in_worker(self, fn, *args):
-        loop = asyncio.get_running_loop()
-        try:
-            return await loop.run_in_executor(self._executor(), fn, *args)
-        except BrokenProcessPool:
-            log.warning("the review worker process died; starting a new one")
-            self.shutdown()
-            return await loop.run_in_executor(self._executor(), fn, *args)
+        return await self.pool.run(fn, *args)
 
     async def _set(self, review_id: int, code: str, number: int, *, status: str, progress: int = 0,
                    review: dict | None = None, error: str | None = None) -> None:
@@ -219,12 +202,6 @@ class Reviews:
         if row is not None:
             self.tell(code, frame(row.number, row.status, row.progress))
 
-    def _executor(self) -> ProcessPoolExecutor:
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=_start_worker, initargs=(os.getpid(),))
-        return self._pool
-
     async def close(self) -> None:
         """At shutdown (after `run` was cancelled): stop the worker and put a review being
         computed here back to `pending`, so the next start (here or elsewhere) takes it up."""
@@ -240,9 +217,7 @@ class Reviews:
 
     def shutdown(self) -> None:
         """Stop the review worker (a review running there is taken up again after the lease)."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        self.pool.shutdown()
 
 
 __all__ = ["LEASE_S", "Reviews", "STATUSES", "frame"]

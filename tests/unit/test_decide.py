@@ -1,5 +1,5 @@
 """Deciding for a seat is written once (app/live decider): the computer players and the turn
-timers share it, the worker processes are its own, and a refused choice falls back on a random
+timers share it, its worker pool is its own (app/live/workers.py), and a refused choice falls back on a random
 legal action in one place. Statically (every module of app/live) and with a real worker
 process, the real action path and SQLite in process."""
 from __future__ import annotations
@@ -45,7 +45,10 @@ def _calling(func: str) -> set[str]:
 def test_the_decision_for_a_seat_is_written_once():
     decider = _defining("Decider")
     assert _calling("legal_actions") == {decider}        # the fallback
-    assert _calling("ProcessPoolExecutor") == {decider}  # the worker processes
+    # Worker processes are started in one place; the decisions have a pool of their own (the
+    # reviews another, so a review never holds a worker a decision waits for).
+    assert _calling("ProcessPoolExecutor") == {"app.live.workers"}
+    assert decider in _calling("WorkerPool") and _defining("Reviews") in _calling("WorkerPool")
     mods = modules()
     timers, bots = _defining("TurnTimers"), _defining("BotDriver")
     uses = imports_of(timers, mods[timers], set(mods))

@@ -1,8 +1,8 @@
 """Deciding for a seat: the one place where a computer player chooses and its choice is submitted,
 for the computer players' own seats (bots.py) and for a person's seat at its deadline (timers.py).
 
-`Decider.decide` asks `bots.choose_action` in a worker process (never on the event loop: the
-worker processes belong here), then hands the action to the caller's `submit` (`Actions.act`,
+`Decider.decide` asks `bots.choose_action` in a worker process (never on the event loop; its own
+`WorkerPool` of app/live/workers.py), then hands the action to the caller's `submit` (`Actions.act`,
 the same path as a person's action: version check, engine, commit, fan-out). A choice that
 fails or is refused falls back on up to `FALLBACK_TRIES` random legal actions, unless the game
 moved on meanwhile (another decision counted). A computer player only ever receives
@@ -10,17 +10,11 @@ moved on meanwhile (another decision counted). A computer player only ever recei
 """
 from __future__ import annotations
 
-import asyncio
 import logging
-import multiprocessing
-import os
 import random
 import secrets
-import threading
 import time
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import engine
@@ -30,24 +24,10 @@ from ...config import Settings
 from ...logs import action_kind
 from ...tutorial import TUTORIAL_LEVEL
 from ..room.lock import Tables
+from ..workers import WorkerPool
 
 log = logging.getLogger("osaka.bots")
 FALLBACK_TRIES = 3  # random legal actions tried after a refused choice, before giving up the decision
-PARENT_CHECK_S = 1.0  # how often a worker process checks that the server is still alive
-
-
-def watch_parent(parent_pid: int, interval_s: float = PARENT_CHECK_S) -> None:
-    """Worker initializer: a daemon thread that ends this worker process (`os._exit(0)`) once
-    its parent, the server (`parent_pid`), is gone, checked every `interval_s` seconds.
-
-    A server killed with SIGKILL cannot stop its pool; without this its workers (and then
-    multiprocessing's resource tracker, which exits when they do) would live on as orphans."""
-    def watch() -> None:
-        while True:
-            time.sleep(interval_s)
-            if os.getppid() != parent_pid:
-                os._exit(0)
-    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
 
 
 def choose_in_worker(view: dict, level: str, history: list[dict], seed: int | None, budget_s: float) -> dict:
@@ -69,7 +49,7 @@ class Decider:
     def __init__(self, settings: Settings, tables: Tables):
         self.settings = settings
         self.tables = tables
-        self._pool: ProcessPoolExecutor | None = None
+        self.pool = WorkerPool("computer players", settings.bot_workers)
 
     async def decide(self, code: str, seat: int, version: int, level: str, view: dict, history: list[dict],
                      state: Any, submit: Callable[[dict], Awaitable[bool]], tutorial: bool = False) -> bool | None:
@@ -115,17 +95,8 @@ class Decider:
         """A computer player's action JSON for `view` (a seat's player view) and `history` (the
         events it may see), decided in a worker process (`seed` None: derived from the view); a
         pool whose worker died is replaced once and asked again."""
-        loop = asyncio.get_running_loop()
-        args = (choose_in_worker, view, level, history, seed, self.settings.bot_time_budget_s)
         began = time.perf_counter()
-        try:
-            action = await loop.run_in_executor(self._executor(), *args)
-        except BrokenProcessPool:
-            log.warning("a bot worker process died; starting a new pool")
-            broken, self._pool = self._pool, None
-            if broken is not None:
-                broken.shutdown(wait=False, cancel_futures=True)
-            action = await loop.run_in_executor(self._executor(), *args)
+        action = await self.pool.run(choose_in_worker, view, level, history, seed, self.settings.bot_time_budget_s)
         metrics.BOT_DECISIONS.labels(level=level).inc()
         metrics.BOT_SECONDS.labels(level=level).observe(time.perf_counter() - began)
         return action
@@ -135,15 +106,7 @@ class Decider:
         see), exactly what a computer player in that seat would get: the hard player's search
         in a worker process for `budget_s` seconds → {"action", "why"} (bots/hint.py). Raises
         what the worker raised (a view with hidden keys: ValueError)."""
-        loop = asyncio.get_running_loop()
-        args = (suggest_in_worker, view, history, secrets.randbits(32), budget_s)
-        try:
-            return await loop.run_in_executor(self._executor(), *args)
-        except BrokenProcessPool:
-            broken, self._pool = self._pool, None
-            if broken is not None:
-                broken.shutdown(wait=False, cancel_futures=True)
-            return await loop.run_in_executor(self._executor(), *args)
+        return await self.pool.run(suggest_in_worker, view, history, secrets.randbits(32), budget_s)
 
     async def suggest_tutorial(self, view: dict, history: list[dict]) -> dict:
         """The hint of a "Learn to play" room (app/tutorial.py): the tutorial's move for the seat
@@ -152,15 +115,6 @@ class Decider:
         action = await self.choose(view, TUTORIAL_LEVEL, history, None)
         return {"action": action, "why": {"code": "tutorial"}}
 
-    def _executor(self) -> ProcessPoolExecutor:
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=self.settings.bot_workers,
-                                             mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=watch_parent, initargs=(os.getpid(),))
-        return self._pool
-
     def shutdown(self) -> None:
         """Stop the worker processes (a later `choose` starts new ones)."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        self.pool.shutdown()
