@@ -120,6 +120,25 @@ def server_factory(migrated_url, tmp_path):
         srv.stop()
 
 
+@pytest.fixture
+def own_servers(private_migrated_url, tmp_path):
+    """Start servers on a database of this test's own (`private_migrated_url`), all stopped
+    after: the session's shared database is served by the session `server` too, which takes
+    up any room in it that is due (a computer player's turn, a review to compute, a notification
+    to send, the lobby feed), so a test that counts what ITS processes did or left undone needs
+    this one."""
+    started: list[Server] = []
+
+    def make(**env: str) -> Server:
+        srv = Server(private_migrated_url, tmp_path / f"own{len(started)}.log", **env)
+        started.append(srv)
+        return srv.start()
+
+    yield make
+    for srv in started:
+        srv.stop()
+
+
 def pytest_configure(config) -> None:
     config.addinivalue_line(
         "markers", "postgresql_only: runs only on the PostgreSQL backend (several server "

@@ -12,28 +12,10 @@ import httpx
 import pytest
 from websockets.asyncio.client import connect
 
-from tests.conftest import Server
-
 from .helpers import Client, auth, create_room, join_room, start
 
 TOKEN = "admin-" + "y" * 24
 PROPAGATION_S = 5
-
-
-@pytest.fixture
-def own_servers(private_migrated_url, tmp_path):
-    """Servers on a database of this test's own: the notice is the whole server's, and the
-    session's shared database serves other tests' lobby feeds."""
-    started: list[Server] = []
-
-    def make(**env: str) -> Server:
-        srv = Server(private_migrated_url, tmp_path / f"own{len(started)}.log", **env).start()
-        started.append(srv)
-        return srv
-
-    yield make
-    for srv in started:
-        srv.stop()
 
 
 def admin(base: str, method: str, path: str, **kw) -> httpx.Response:

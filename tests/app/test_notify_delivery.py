@@ -16,26 +16,9 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from tests.app.helpers import Client, auth, create_room, join_room, pick_action, play, start
 from tests.app.notify_receivers import HookReceiver, MailReceiver, PushService
 from tests.app.rematch_helpers import bots_finish
-from tests.conftest import Server
-
 FAST = {"NOTIFY_ALLOW_PRIVATE": "true", "NOTIFY_POLL_S": "0.3", "NOTIFY_BACKOFF_S": "0.3",
         "NOTIFY_SEAT_LIMIT": "off", "NOTIFY_ROOM_LIMIT": "off", "NOTIFY_CHANGE_LIMIT": "off"}
 PAYLOAD_KEYS = {"title", "body", "url", "off_url", "off_title", "room", "lang"}
-
-
-@pytest.fixture
-def own_servers(private_migrated_url, tmp_path):
-    """Servers on a database of this test's own: the session's holds other tests' rooms, whose
-    targets (receivers long closed) a sender would work through too."""
-    started: list[Server] = []
-
-    def make(**env: str) -> Server:
-        srv = Server(private_migrated_url, tmp_path / f"server{len(started)}.log", **env)
-        started.append(srv)
-        return srv.start()
-    yield make
-    for srv in started:
-        srv.stop()
 
 
 @pytest.fixture

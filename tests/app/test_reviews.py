@@ -43,8 +43,8 @@ def room_with_people(base: str) -> tuple[str, str]:
     return host["code"], host["token"]
 
 
-def test_a_finished_game_gets_its_review_in_the_record_and_the_room_hears_it(server_factory):
-    srv = server_factory(**FAST)
+def test_a_finished_game_gets_its_review_in_the_record_and_the_room_hears_it(own_servers):
+    srv = own_servers(**FAST)
     code, host = room_with_people(srv.base_url)
     # while the game runs there is no review (R-info-3)
     assert httpx.get(f"{srv.base_url}/api/rooms/{code}/games/1/review").status_code == 409
@@ -84,13 +84,13 @@ def test_a_finished_game_gets_its_review_in_the_record_and_the_room_hears_it(ser
     assert review_game(record, simulations=4) == review
 
 
-def test_a_pending_review_is_taken_up_after_a_restart(server_factory):
-    srv = server_factory(REVIEW_SIMULATIONS="0")      # this server computes no reviews
+def test_a_pending_review_is_taken_up_after_a_restart(own_servers):
+    srv = own_servers(REVIEW_SIMULATIONS="0")      # this server computes no reviews
     code, host = room_with_people(srv.base_url)
     bots_finish(srv.base_url, code, host, [0, 1])
     assert httpx.get(f"{srv.base_url}/api/rooms/{code}/games/1/review").json()["status"] == "pending"
     srv.stop()
-    again = server_factory(**FAST)
+    again = own_servers(**FAST)
     assert wait_review(again.base_url, code)["status"] == "ready"
 
 
@@ -101,9 +101,9 @@ def test_no_review_of_a_game_that_is_not_there(server):
 
 
 @pytest.mark.postgresql_only
-def test_the_review_frame_reaches_the_sockets_of_another_process(server_factory):
-    a = server_factory(**FAST)
-    b = server_factory(REVIEW_SIMULATIONS="0")        # only a computes; b's sockets must hear it
+def test_the_review_frame_reaches_the_sockets_of_another_process(own_servers):
+    a = own_servers(**FAST)
+    b = own_servers(REVIEW_SIMULATIONS="0")        # only a computes; b's sockets must hear it
     code, host = room_with_people(a.base_url)
 
     async def watch() -> dict:

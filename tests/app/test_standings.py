@@ -46,8 +46,8 @@ def _check_sums(base: str, code: str, standings: dict, n: int) -> None:
     assert records[-1]["standings"] == standings
 
 
-def test_three_games_in_a_row_survive_a_restart(server_factory):
-    a = server_factory(BOT_DELAY_S="0", BOT_TIME_BUDGET_S="0.05")
+def test_three_games_in_a_row_survive_a_restart(own_servers):
+    a = own_servers(BOT_DELAY_S="0", BOT_TIME_BUDGET_S="0.05")
     base = a.base_url
     code, tokens = finished_room(base, people=2, bots=1)
     first = httpx.get(f"{base}/api/rooms/{code}").json()["standings"]
@@ -82,6 +82,6 @@ def test_three_games_in_a_row_survive_a_restart(server_factory):
     assert "Standings after 3 games in this room" in text
 
     a.stop()
-    b = server_factory()
+    b = own_servers()
     assert httpx.get(f"{b.base_url}/api/rooms/{code}").json()["standings"] == third
     assert httpx.get(f"{b.base_url}/api/rooms/{code}/games/2/record.json").json()["standings"] == second
