@@ -30,6 +30,7 @@ import uvicorn
 from .live.sockets.connection import Connection
 from .live.service import Live
 from .logs import log_event
+from .waits import within
 
 log = logging.getLogger("osaka.shutdown")
 RESTART_CLOSE_CODE = 1012           # "Service Restart"
@@ -54,8 +55,8 @@ async def drain(live: Live, timeout_s: float = DRAIN_TIMEOUT_S) -> int:
 
     start = time.perf_counter()
     try:
-        await asyncio.wait_for(notify_all(), timeout_s)
-    except asyncio.TimeoutError:
+        await within(notify_all(), timeout_s)
+    except TimeoutError:
         log.warning("drain timed out after %.1f s", timeout_s)
     log_event(log, "drained", connections=len(told), ms=round((time.perf_counter() - start) * 1000, 1))
     return len(told)

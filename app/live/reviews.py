@@ -39,6 +39,7 @@ from ..models import GameRow, ReviewRow, Room, utcnow
 from .fanout.base import Fanout
 from .outages import OutageLog
 from .sockets.connection import Hub
+from ..waits import wait_event
 from .workers import WorkerPool
 
 log = logging.getLogger("osaka.reviews")
@@ -99,8 +100,7 @@ class Reviews:
                 raise
             except Exception as exc:  # an outage: one line; anything else: its traceback
                 self._outage.failed(exc, "computing a game's review")
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self.settings.review_poll_s)
+            await wait_event(self._wake, self.settings.review_poll_s)
 
     async def once(self) -> bool:
         """Claim one review and compute it → True when there was one (ready or failed now)."""

@@ -21,6 +21,7 @@ from ..config import Settings
 from ..live.outages import OutageLog
 from ..live.service import Live
 from ..models import utcnow
+from ..waits import wait_event
 from . import outbox, triggers, watch
 from .keys import VapidKeys
 from .sender import Sender
@@ -91,8 +92,7 @@ class Notify:
                 raise
             except Exception as exc:
                 self.outage.failed(exc, "sending notifications")
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self.settings.notify_poll_s)
+            await wait_event(self._wake, self.settings.notify_poll_s)
             self._wake.clear()
             # Nudged by every action: at most one round per MIN_ROUND_S however busy the server
             # (each round reads the rooms whose turn it is; back to back they were a steady load).

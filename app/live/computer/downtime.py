@@ -41,6 +41,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ...logs import log_event
 from ...models import Room, Seat, ServerClock, utcnow
+from ...waits import within
 
 log = logging.getLogger("osaka.timers")
 BEAT_S = 2.0          # how often each process stamps `server_clock.alive_at`
@@ -145,4 +146,4 @@ class Downtime:
         if not self.settled:
             return  # it never knew the clocks were right: leave the gap to the next start
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(self.beat(), 2.0)
+            await within(self.beat(), 2.0)

@@ -44,6 +44,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ...db import describe_error
 from ...store.postgres import CHANNEL
+from ...waits import wait_event
 from .base import Fanout, RemoteBatch
 
 log = logging.getLogger("osaka.fanout")
@@ -98,8 +99,7 @@ class PgFanout(Fanout):
         loop = asyncio.get_running_loop()
         self._tasks += [loop.create_task(self.run(), name="fanout-listen"),
                         loop.create_task(self.process(), name="fanout-process")]
-        with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(self.connected.wait(), listen_timeout_s)
+        await wait_event(self.connected, listen_timeout_s)
 
     async def close(self) -> None:
         """Stop listening, processing and sending (a `notify` waiting for its send returns)."""
@@ -277,8 +277,7 @@ class PgFanout(Fanout):
                     self._pending.setdefault(code, set()).update(("r", "g"))
                 self._wake.set()
                 while not lost.is_set():
-                    with contextlib.suppress(asyncio.TimeoutError):
-                        await asyncio.wait_for(lost.wait(), KEEPALIVE_S)
+                    await wait_event(lost, KEEPALIVE_S)
                     if not lost.is_set():
                         await self._on_listen_connection(conn, "SELECT 1")
                 log.warning("the LISTEN connection was closed; reconnecting")

@@ -23,6 +23,7 @@ from ... import metrics
 from ...models import utcnow
 from ...prefix import root_of
 from ...ratelimit import OwnWindows, RateLimitItem
+from ...waits import within
 from ...ws_protocol import SEND_NOW
 
 log = logging.getLogger("osaka.hub")
@@ -133,7 +134,7 @@ class Connection:
 
     async def _close(self, code: int, reason: str) -> None:
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(self.ws.close(code, reason), CLOSE_TIMEOUT_S)
+            await within(self.ws.close(code, reason), CLOSE_TIMEOUT_S)
 
     async def finish(self, code: int = 1000, reason: str = "") -> None:
         """Flush what is queued (bounded by CLOSE_TIMEOUT_S), then close."""
@@ -141,8 +142,8 @@ class Connection:
             return
         with contextlib.suppress(asyncio.QueueFull):
             self._queue.put_nowait(None)
-        with contextlib.suppress(Exception, asyncio.TimeoutError):
-            await asyncio.wait_for(asyncio.shield(self._writer), CLOSE_TIMEOUT_S)
+        with contextlib.suppress(Exception):  # TimeoutError too
+            await within(asyncio.shield(self._writer), CLOSE_TIMEOUT_S)
         self.closed = True
         self._writer.cancel()
         await self._close(code, reason)
