@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from contextlib import AbstractAsyncContextManager
 from typing import NamedTuple
 
@@ -65,6 +66,10 @@ from .room.publish import Publisher
 from .sockets.connection import Connection, Hub
 from .sockets.endpoint import RoomSockets
 from .sockets.handshake import Admission
+
+log = logging.getLogger("osaka.live")
+#: How long `Live.close` waits for its cancelled background loops before it goes on without them.
+BACKGROUND_STOP_S = 5.0
 
 
 class SeatPresence(NamedTuple):
@@ -189,9 +194,14 @@ class Live:
         """Close every connection, stop the background tasks and the computer players (shutdown)."""
         for task in self._background:
             task.cancel()
-        for task in self._background:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        if self._background:  # bounded: a loop that does not end must not hold the shutdown
+            _done, stuck = await asyncio.wait(self._background, timeout=BACKGROUND_STOP_S)
+            for task in stuck:
+                log.error("background task %s did not end within %.0f s of its cancel", task.get_name(),
+                          BACKGROUND_STOP_S)
+            for task in _done:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    task.result()
         self._background.clear()
         await self.timers.close()
         await self.fanout.close()

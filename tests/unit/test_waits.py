@@ -76,3 +76,37 @@ def test_app_waits_with_a_time_limit_only_through_app_waits():
              for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
              if re.search(r"\bwait_for\(", line)]
     assert not users, f"asyncio.wait_for loses cancellations on 3.11: use app/waits.py in {users}"
+
+
+def test_live_close_goes_on_without_a_background_loop_that_does_not_end(settings, monkeypatch, caplog):
+    """The whole kind of fault, bounded: a background loop that ignores its cancel (as the
+    review loop did through wait_for) costs the shutdown BACKGROUND_STOP_S and an error line,
+    never the process."""
+    from app.live import service
+
+    from inprocess import running
+    monkeypatch.setattr(service, "BACKGROUND_STOP_S", 0.5)
+    let_go = asyncio.Event()
+
+    async def stubborn() -> None:
+        while not let_go.is_set():
+            try:
+                await asyncio.sleep(3600)
+            except asyncio.CancelledError:
+                continue
+
+    async def scenario() -> float:
+        async with running(settings) as (live, _http):
+            task = asyncio.create_task(stubborn(), name="stubborn")
+            live._background.append(task)
+            await asyncio.sleep(0.01)  # it runs: a task cancelled before its first step just ends
+            began = asyncio.get_running_loop().time()
+        took = asyncio.get_running_loop().time() - began
+        let_go.set()
+        task.cancel()
+        await asyncio.wait({task}, timeout=2)
+        return took
+
+    took = asyncio.run(scenario())
+    assert 0.4 < took < 3, took
+    assert any("stubborn" in r.getMessage() and "did not end" in r.getMessage() for r in caplog.records)
