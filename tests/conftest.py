@@ -105,19 +105,25 @@ def server(migrated_url, tmp_path_factory) -> Server:
     srv.stop()
 
 
-@pytest.fixture
-def server_factory(migrated_url, tmp_path):
-    """Start extra servers on the session's database (e.g. to kill and restart); all stopped after."""
+def _servers(database_url: str, folder: Path, prefix: str):
+    """A `make(**env) -> Server` that starts servers on `database_url` (logs in `folder`),
+    and stops every one it started when the generator is closed."""
     started: list[Server] = []
 
     def make(**env: str) -> Server:
-        srv = Server(migrated_url, tmp_path / f"server{len(started)}.log", **env)
+        srv = Server(database_url, folder / f"{prefix}{len(started)}.log", **env)
         started.append(srv)
         return srv.start()
 
     yield make
     for srv in started:
         srv.stop()
+
+
+@pytest.fixture
+def server_factory(migrated_url, tmp_path):
+    """Start extra servers on the session's database (e.g. to kill and restart); all stopped after."""
+    yield from _servers(migrated_url, tmp_path, "server")
 
 
 @pytest.fixture
@@ -127,16 +133,7 @@ def own_servers(private_migrated_url, tmp_path):
     up any room in it that is due (a computer player's turn, a review to compute, a notification
     to send, the lobby feed), so a test that counts what ITS processes did or left undone needs
     this one."""
-    started: list[Server] = []
-
-    def make(**env: str) -> Server:
-        srv = Server(private_migrated_url, tmp_path / f"own{len(started)}.log", **env)
-        started.append(srv)
-        return srv.start()
-
-    yield make
-    for srv in started:
-        srv.stop()
+    yield from _servers(private_migrated_url, tmp_path, "own")
 
 
 def pytest_configure(config) -> None:
