@@ -49,6 +49,10 @@ class Settings(BaseSettings):
     # computer players
     bot_delay_s: float = Field(0.8, ge=0)
     bot_time_budget_s: float = Field(1.0, gt=0)
+    # the hard player's (and the hints') floor of search simulations per decision: on a slow or
+    # busy host it thinks past the budget until it has run them (docs/bots.md "A floor of
+    # simulations"; 0 = the time budget alone)
+    bot_min_simulations: int = Field(100, ge=0)
     bot_workers: int = Field(1, ge=1)
     # the review of every finished game (app/live/reviews.py, docs/bots.md "Review"): simulations
     # per decision (fixed, so the same record gives the same review; 0 = no reviews) and how

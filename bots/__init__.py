@@ -32,7 +32,7 @@ def _rng(view: dict, seed: int | None) -> random.Random:
 
 def choose_action_info(view: dict, level: str, *, history: list[dict] | None = None,
                        seed: int | None = None, time_budget_s: float = 1.0,
-                       max_simulations: int | None = None) -> tuple[dict, int]:
+                       max_simulations: int | None = None, min_simulations: int = 0) -> tuple[dict, int]:
     """As ``choose_action``, and also the number of search simulations run (0 unless hard)."""
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r}; expected one of {LEVELS}")
@@ -41,7 +41,8 @@ def choose_action_info(view: dict, level: str, *, history: list[dict] | None = N
         raise ValueError(f"it is not seat {know.seat}'s decision (to_act={view['to_act']})")
     rng = _rng(view, seed)
     if level == "hard":
-        res = search(view, know, rng, time_budget_s, max_simulations=max_simulations)
+        res = search(view, know, rng, time_budget_s, max_simulations=max_simulations,
+                     min_simulations=min_simulations)
         return res.action.to_json(), res.simulations
     state = GameState.from_json(determinize(view, know, rng))
     if not legal_actions(state, know.seat):
@@ -53,7 +54,7 @@ def choose_action_info(view: dict, level: str, *, history: list[dict] | None = N
 
 def choose_action(view: dict, level: str, *, history: list[dict] | None = None,
                   seed: int | None = None, time_budget_s: float = 1.0,
-                  max_simulations: int | None = None) -> dict:
+                  max_simulations: int | None = None, min_simulations: int = 0) -> dict:
     """Choose a move for the seat whose ``player_view`` is ``view``; returns action JSON.
 
     - ``view``: ``engine.player_view(state, seat)`` for the bot's seat (a dict). Anything
@@ -68,10 +69,13 @@ def choose_action(view: dict, level: str, *, history: list[dict] | None = None,
       also of ``max_simulations``, because a time budget alone stops after a machine-dependent
       number of simulations. ``None``: a seed derived from the view.
     - ``time_budget_s``: wall-clock seconds the hard bot may think (the others are fast).
+    - ``min_simulations``: the hard bot's floor: it thinks past ``time_budget_s`` until it has
+      run that many search simulations (docs/bots.md "A floor of simulations"); with
+      ``max_simulations`` equal to it, a fixed count whatever the machine.
 
     Returns an action JSON (docs/engine.md) that ``engine.action_from_json`` accepts and that is
     legal for the seat. A plain module-level function, safe to call in a process pool.
     """
     return choose_action_info(view, level, history=history, seed=seed,
                               time_budget_s=time_budget_s,
-                              max_simulations=max_simulations)[0]
+                              max_simulations=max_simulations, min_simulations=min_simulations)[0]

@@ -136,12 +136,16 @@ def _playout_detail(state: GameState, me: int, plies: int, rng: random.Random,
 def search(view: dict, know: Knowledge, rng: random.Random, time_budget_s: float,
            max_simulations: int | None = None, playout_plies: int | None = None,
            w: Weights = DEFAULT_WEIGHTS, include: Action | None = None,
-           detail: bool = False) -> SearchResult:
+           detail: bool = False, min_simulations: int = 0) -> SearchResult:
     """Choose an action for ``know.seat`` by determinized Monte Carlo search.
 
     ``time_budget_s`` bounds wall-clock time (seconds, the whole call, checked between
     simulations); ``max_simulations`` (optional) bounds the count, which makes the result a
-    pure function of the seed. ``playout_plies`` defaults to two rounds of the table.
+    pure function of the seed. ``min_simulations`` is a floor: the search goes on past the
+    time budget until it has run that many simulations (a slow or busy host thinks longer
+    instead of playing weaker; ``max_simulations`` still bounds it). ``min_simulations ==
+    max_simulations`` is a fixed count whatever the clock. ``playout_plies`` defaults to two
+    rounds of the table.
 
     For a review (bots/review.py): ``include`` is a legal action of the seat that is always
     among the candidates (in place of the last pruned one when the pruning left it out) and is
@@ -200,14 +204,17 @@ def search(view: dict, know: Knowledge, rng: random.Random, time_budget_s: float
     vp_sum = [0.0] * k
     wins_sum = [[0.0] * know.n for _ in range(k)]
     played = [0] * k
-    while not done and (max_simulations is None or sims < max_simulations) \
-            and time.perf_counter() < deadline:
+    def spent() -> bool:
+        """The count's bound is reached, or the time is up and the floor is met."""
+        return (max_simulations is not None and sims >= max_simulations) \
+            or (sims >= min_simulations and time.perf_counter() >= deadline)
+
+    while not done and not spent():
         det = GameState.from_json(determinize(view, know, rng))
         seed = rng.getrandbits(64)
         values: list[tuple[int, float]] = []
         for i in alive:
-            if (max_simulations is not None and sims >= max_simulations) \
-                    or time.perf_counter() >= deadline:
+            if spent():
                 done = True
                 break
             s = apply_action(det, seat, cands[i])

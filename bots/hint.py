@@ -20,7 +20,7 @@ from .hard import search
 
 
 def suggest(view: dict, history: list[dict] | None = None, *, seed: int | None = None,
-            time_budget_s: float = 1.0, max_simulations: int | None = None) -> dict:
+            time_budget_s: float = 1.0, max_simulations: int | None = None, min_simulations: int = 0) -> dict:
     """The hard player's move for the seat of ``view`` → ``{"action": action JSON, "why":
     {"code", …}}`` (module docstring). Raises ``TypeError``/``ValueError`` as ``choose_action``
     does (not a view, hidden keys, a spectator's view, not that seat's decision)."""
@@ -30,7 +30,8 @@ def suggest(view: dict, history: list[dict] | None = None, *, seed: int | None =
     know = build_knowledge(view, history)
     if view["to_act"] != know.seat:
         raise ValueError(f"it is not seat {know.seat}'s decision (to_act={view['to_act']})")
-    res = search(view, know, _rng(view, seed), time_budget_s, max_simulations=max_simulations)
+    res = search(view, know, _rng(view, seed), time_budget_s, max_simulations=max_simulations,
+                 min_simulations=min_simulations)
     action = res.action.to_json()
     if not res.stats:
         return {"action": action, "why": {"code": "only"}}

@@ -41,8 +41,10 @@ class GameResult:
 
 
 def play_game(game: int, a: str, b: str, players: int, budget: float,
-              base_seed: int = 0, use_history: bool = True) -> GameResult:
-    """Play one game (A in seat ``game % players``) and return its result."""
+              base_seed: int = 0, use_history: bool = True, min_sims: int = 0,
+              max_sims: int | None = None) -> GameResult:
+    """Play one game (A in seat ``game % players``) and return its result. The hard bot thinks
+    ``budget`` seconds a move, past it until ``min_sims`` simulations, at most ``max_sims``."""
     t0 = time.perf_counter()
     seed = base_seed * 100_003 + game
     state = new_game(players, seed)
@@ -57,7 +59,8 @@ def play_game(game: int, a: str, b: str, players: int, budget: float,
         view = player_view(state, seat)
         action, n_sims = choose_action_info(
             view, levels[seat], history=histories[seat] if use_history else None,
-            seed=seed * 7919 + decisions, time_budget_s=budget)
+            seed=seed * 7919 + decisions, time_budget_s=budget,
+            min_simulations=min_sims, max_simulations=max_sims)
         if levels[seat] == "hard":
             sims += n_sims
             search_moves += 1 if n_sims else 0
@@ -97,6 +100,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--budget", type=float, default=0.1, help="hard bot seconds per move")
+    ap.add_argument("--simulations", type=int, default=None, metavar="N",
+                    help="hard bot: exactly N simulations per searched move, whatever the clock "
+                         "(the budget is ignored): strength that does not depend on the machine")
+    ap.add_argument("--min-simulations", type=int, default=0, metavar="N",
+                    help="hard bot: think past the budget until N simulations (BOT_MIN_SIMULATIONS)")
     ap.add_argument("--seed", type=int, default=0, help="base seed of the game series")
     ap.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     ap.add_argument("--no-history", action="store_true",
@@ -104,7 +112,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quiet", action="store_true", help="no per-game lines")
     args = ap.parse_args(argv)
 
-    jobs = [(g, args.a, args.b, args.players, args.budget, args.seed, not args.no_history)
+    fixed = args.simulations
+    jobs = [(g, args.a, args.b, args.players, 0.0 if fixed else args.budget, args.seed, not args.no_history,
+             fixed if fixed else args.min_simulations, fixed)
             for g in range(args.games)]
     t0 = time.perf_counter()
     results: list[GameResult] = []
@@ -126,8 +136,10 @@ def main(argv: list[str] | None = None) -> int:
     lo, hi = wilson(score, n)
     sims = sum(r.sims for r in results)
     smoves = sum(r.search_moves for r in results)
-    print(f"A={args.a} vs B={args.b}, {args.players} players, {n} games, budget "
-          f"{args.budget}s, history={'no' if args.no_history else 'yes'}")
+    think = (f"{fixed} simulations a searched move" if fixed else
+             f"budget {args.budget}s" + (f", at least {args.min_simulations} simulations" if args.min_simulations else ""))
+    print(f"A={args.a} vs B={args.b}, {args.players} players, {n} games, {think}, "
+          f"history={'no' if args.no_history else 'yes'}")
     print(f"A score {score:.1f}/{n} = {score / n:.3f}  95% CI [{lo:.3f}, {hi:.3f}]  "
           f"(sole wins {wins}, shared wins {shared} counted 1/k)")
     print(f"expected by seat share alone: {1 / args.players:.3f}")

@@ -22,8 +22,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 #: The settings of a test server: computer players without delay, warnings only.
 #: Reviews of finished games at 4 simulations a decision: a suite finishes hundreds of games on a
-#: shared machine (app/live/reviews.py; tests of the review set their own count).
-QUIET = {"BOT_DELAY_S": "0", "LOG_LEVEL": "warning", "REVIEW_SIMULATIONS": "4"}
+#: shared machine (app/live/reviews.py; tests of the review set their own count). The hard
+#: player's floor off: tests that want fast computer players set a short BOT_TIME_BUDGET_S
+#: (tests/bots/test_bots.py checks the floor itself).
+QUIET = {"BOT_DELAY_S": "0", "LOG_LEVEL": "warning", "REVIEW_SIMULATIONS": "4", "BOT_MIN_SIMULATIONS": "0"}
 #: The limits per client address off (app/ratelimit.py): every test or load client comes from
 #: 127.0.0.1, and suites create hundreds of rooms. Tests of the limits set them again.
 NO_ADDRESS_LIMITS = {"ROOM_CREATE_LIMIT": "off", "ROOM_JOIN_LIMIT": "off", "ROOM_LOOKUP_LIMIT": "off",

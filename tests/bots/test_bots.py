@@ -281,6 +281,31 @@ def test_four_bots_of_mixed_levels_play_a_game_to_the_end():
     assert any(ev["type"] == "game_over" for ev in histories[0])
 
 
+def test_the_floor_of_simulations_outlasts_the_time_budget():
+    """BOT_MIN_SIMULATIONS (docs/bots.md "A floor of simulations"): with no time at all the
+    hard player still runs the floor's simulations, and the floor equal to the cap is a fixed
+    count: the same move as under a generous budget with that cap, whatever the clock."""
+    for k, (state, seat, history) in enumerate([p for p in POSITIONS["turn"]
+                                                if len(legal_actions(p[0], p[1])) > 1][:4]):
+        view = player_view(state, seat)
+        _, floored = choose_action_info(view, "hard", history=history, seed=7 + k,
+                                        time_budget_s=0.0, min_simulations=40)
+        assert floored >= 40
+        fixed = choose_action_info(view, "hard", history=history, seed=7 + k, time_budget_s=0.0,
+                                   min_simulations=15, max_simulations=15)
+        capped = choose_action_info(view, "hard", history=history, seed=7 + k, time_budget_s=60.0,
+                                    max_simulations=15)
+        assert fixed == capped and fixed[1] == 15
+
+
+def test_the_tournament_at_a_fixed_simulation_count(capsys):
+    r = play_game(1, "hard", "easy", 2, 0.0, min_sims=6, max_sims=6)
+    assert r.search_moves > 0 and r.sims == 6 * r.search_moves
+    assert tournament_main(["--a", "hard", "--b", "easy", "--games", "2", "--simulations", "4", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "4 simulations a searched move" in out and "hard bot: 4.0 simulations per searched move" in out
+
+
 def test_tournament_game_and_summary(capsys):
     r = play_game(3, "normal", "easy", 2, BUDGET)
     assert r.a_seat == 1 and r.winners and r.decisions > 10

@@ -80,3 +80,29 @@ def test_a_refused_choice_falls_back_on_a_random_legal_action_unless_the_game_mo
             assert await live.decider.decide(code, seat, version, "easy", view, history, state, submit) is None
             assert len(tried) == 1
     asyncio.run(scenario())
+
+
+def test_the_hard_players_floor_of_simulations_reaches_the_worker(settings, monkeypatch):
+    """BOT_MIN_SIMULATIONS goes with every decision and hint to the worker, where the hard
+    player thinks past its budget until it has run them (bots.hard.search `min_simulations`)."""
+    from app.live.computer import decide
+    from bots import choose_action
+
+    state = engine.new_game(3, 11)
+    view = engine.player_view(state, state.to_act)
+    # In the worker: no time at all and a floor of 30 is the move of exactly 30 simulations.
+    floored = decide.choose_in_worker(view, "hard", [], 5, 0.0, 30)
+    assert floored == choose_action(view, "hard", history=[], seed=5, time_budget_s=60.0, max_simulations=30)
+    asked = []
+
+    async def record(fn, *args):
+        asked.append((fn.__name__, args[-1]))
+        return {"type": "pass"}
+
+    async def scenario():
+        async with running(settings.model_copy(update={"bot_min_simulations": 77})) as (live, _http):
+            monkeypatch.setattr(live.decider.pool, "run", record)
+            await live.decider.choose(view, "hard", [], 1)
+            await live.decider.suggest(view, [], 0.2)
+    asyncio.run(scenario())
+    assert asked == [("choose_in_worker", 77), ("suggest_in_worker", 77)]

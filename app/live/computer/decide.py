@@ -30,17 +30,21 @@ log = logging.getLogger("osaka.bots")
 FALLBACK_TRIES = 3  # random legal actions tried after a refused choice, before giving up the decision
 
 
-def choose_in_worker(view: dict, level: str, history: list[dict], seed: int | None, budget_s: float) -> dict:
-    """Runs in a worker process: import the bots package lazily and ask it for an action JSON."""
+def choose_in_worker(view: dict, level: str, history: list[dict], seed: int | None, budget_s: float,
+                     min_simulations: int = 0) -> dict:
+    """Runs in a worker process: import the bots package lazily and ask it for an action JSON
+    (the hard player thinks `budget_s` seconds, longer until `min_simulations`)."""
     import bots  # noqa: PLC0415 - lazy on purpose: the bots package is optional at import time
-    return bots.choose_action(view, level, history=history, seed=seed, time_budget_s=budget_s)
+    return bots.choose_action(view, level, history=history, seed=seed, time_budget_s=budget_s,
+                              min_simulations=min_simulations)
 
 
-def suggest_in_worker(view: dict, history: list[dict], seed: int, budget_s: float) -> dict:
+def suggest_in_worker(view: dict, history: list[dict], seed: int, budget_s: float,
+                      min_simulations: int = 0) -> dict:
     """Runs in a worker process: the hard player's hint for `view` (`bots.hint.suggest`:
     {"action", "why"}); a view with hidden keys is refused there as for a computer player."""
     from bots.hint import suggest  # noqa: PLC0415 - lazy, as choose_in_worker
-    return suggest(view, history, seed=seed, time_budget_s=budget_s)
+    return suggest(view, history, seed=seed, time_budget_s=budget_s, min_simulations=min_simulations)
 
 
 class Decider:
@@ -96,7 +100,8 @@ class Decider:
         events it may see), decided in a worker process (`seed` None: derived from the view); a
         pool whose worker died is replaced once and asked again."""
         began = time.perf_counter()
-        action = await self.pool.run(choose_in_worker, view, level, history, seed, self.settings.bot_time_budget_s)
+        action = await self.pool.run(choose_in_worker, view, level, history, seed, self.settings.bot_time_budget_s,
+                                     self.settings.bot_min_simulations)
         metrics.BOT_DECISIONS.labels(level=level).inc()
         metrics.BOT_SECONDS.labels(level=level).observe(time.perf_counter() - began)
         return action
@@ -106,7 +111,8 @@ class Decider:
         see), exactly what a computer player in that seat would get: the hard player's search
         in a worker process for `budget_s` seconds → {"action", "why"} (bots/hint.py). Raises
         what the worker raised (a view with hidden keys: ValueError)."""
-        return await self.pool.run(suggest_in_worker, view, history, secrets.randbits(32), budget_s)
+        return await self.pool.run(suggest_in_worker, view, history, secrets.randbits(32), budget_s,
+                                   self.settings.bot_min_simulations)
 
     async def suggest_tutorial(self, view: dict, history: list[dict]) -> dict:
         """The hint of a "Learn to play" room (app/tutorial.py): the tutorial's move for the seat
