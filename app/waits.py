@@ -5,8 +5,8 @@ turn of the event loop as the awaited thing's completion (CPython gh-86296, fixe
 rebuilding it on `asyncio.timeout`): the cancelled task gets the result instead of
 CancelledError. A background loop such as "compute what is due, then wait for a kick or the
 poll" is kicked by every action; cancelled at shutdown in the turn a kick came, it went round
-again and `Live.close()` waited for it forever (tests/unit/test_timers.py hung CI for an
-hour). Every timed wait of the server goes through `wait_event` or `within` below, which use
+again and `Live.close()` waited for it forever (tests/unit/test_timers.py held CI until its
+time limit). Every timed wait of the server goes through `wait_event` or `within` below, which use
 `asyncio.timeout` (3.11+, cancellation-safe: a time-out is told from an outside cancellation
 by `Task.uncancel()`); tests/unit/test_waits.py checks the race and that app/ has no other
 `asyncio.wait_for`.

@@ -36,10 +36,10 @@ from sqlalchemy.orm import undefer
 
 from ..config import Settings
 from ..models import GameRow, ReviewRow, Room, utcnow
+from ..waits import wait_event
 from .fanout.base import Fanout
 from .outages import OutageLog
 from .sockets.connection import Hub
-from ..waits import wait_event
 from .workers import WorkerPool
 
 log = logging.getLogger("osaka.reviews")

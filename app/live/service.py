@@ -195,11 +195,11 @@ class Live:
         for task in self._background:
             task.cancel()
         if self._background:  # bounded: a loop that does not end must not hold the shutdown
-            _done, stuck = await asyncio.wait(self._background, timeout=BACKGROUND_STOP_S)
+            done, stuck = await asyncio.wait(self._background, timeout=BACKGROUND_STOP_S)
             for task in stuck:
                 log.error("background task %s did not end within %.0f s of its cancel", task.get_name(),
                           BACKGROUND_STOP_S)
-            for task in _done:
+            for task in done:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     task.result()
         self._background.clear()

@@ -1,5 +1,5 @@
-"""Timed waits never lose a cancellation (app/waits.py): the race that hung CI for an hour
-(a background loop kicked in the same turn as it was cancelled at shutdown went round again,
+"""Timed waits never lose a cancellation (app/waits.py): the race that held CI until its time
+limit (a background loop kicked in the same turn as it was cancelled at shutdown went round again,
 and `Live.close()` waited for it forever, tests/unit/test_timers.py), and the rule that app/
 waits only through app/waits.py."""
 from __future__ import annotations
