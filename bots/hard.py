@@ -133,6 +133,13 @@ def _playout_detail(state: GameState, me: int, plies: int, rng: random.Random,
     return wins[me], projected_vp(board, me, w), wins
 
 
+def move_key(action: Action) -> str:
+    """A move as a key that does not depend on the order of the cards it lists (a payment's
+    cards, insured goods): its action JSON with every list sorted."""
+    data = action.to_json()
+    return repr(sorted((k, sorted(v) if isinstance(v, list) else v) for k, v in data.items()))
+
+
 def search(view: dict, know: Knowledge, rng: random.Random, time_budget_s: float,
            max_simulations: int | None = None, playout_plies: int | None = None,
            w: Weights = DEFAULT_WEIGHTS, include: Action | None = None,
@@ -162,9 +169,16 @@ def search(view: dict, know: Knowledge, rng: random.Random, time_budget_s: float
     if not acts:
         raise ValueError(f"seat {seat} has no decision to make in this view")
     if include is not None:
-        if include not in acts:
+        # The same move whatever the order of its cards: a determinized state may list the
+        # seat's hand, and so a payment's cards, in another order than the game did (a review
+        # failed on `buy [102, 13]`). The caller's form stands in the list, so its statistics
+        # are found under it.
+        key = move_key(include)
+        at = next((i for i, a in enumerate(acts) if move_key(a) == key), None)
+        if at is None:
             raise ValueError(f"{include.to_json()} is not a legal move of seat {seat} here")
-        include = acts[acts.index(include)]  # the engine's form of it (a payment's card order)
+        acts = list(acts)
+        acts[at] = include
     if len(acts) == 1:
         return SearchResult(acts[0], 0, time.perf_counter() - t0)
     if state.phase == "token_draft":

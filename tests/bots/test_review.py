@@ -138,3 +138,34 @@ def test_a_record_that_does_not_replay_is_refused(two):
         review_game(broken, simulations=SIMS)
     with pytest.raises(ValueError):          # not over
         review_game({**two, "actions": two["actions"][:10]}, simulations=SIMS)
+
+
+def test_a_payment_in_any_card_order_is_the_move_compared():
+    """The move played may list its payment's cards in another order than a determinized
+    state's legal moves do (the seat's hand sampled in another order): it is the same move,
+    compared under the form it was played in (a review failed on `buy [102, 13]`)."""
+    import random as _random
+
+    from bots.determinize import build_knowledge
+    from bots.hard import search
+    from engine import action_from_json, legal_actions, new_game, play, player_view, visible_events
+
+    rng = _random.Random(4)
+    for game in range(40):
+        state, history = new_game(3, 500 + game), [[], [], []]
+        while state.phase != "over":
+            seat = state.to_act
+            acts = legal_actions(state, seat)
+            buys = [a for a in acts if a.to_json()["type"] == "buy" and len(a.to_json()["payment"]) >= 2]
+            if buys:
+                played = buys[0].to_json()
+                turned = action_from_json({**played, "payment": list(reversed(played["payment"]))})
+                view = player_view(state, seat)
+                res = search(view, build_knowledge(view, history[seat]), _random.Random(1), 1e9,
+                             max_simulations=4, include=turned, detail=True)
+                assert str(turned.to_json()) in res.detail
+                return
+            state, events = play(state, seat, rng.choice(acts))
+            for s in range(3):
+                history[s].extend(visible_events(events, s))
+    raise AssertionError("no buy with two or more payment cards in 40 games")
