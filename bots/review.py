@@ -166,10 +166,19 @@ def review_part(record: dict, indexes: list[int] | None, *, simulations: int = S
         legal = legal_actions(state, seat)
         chosen = action_from_json(action)
         chosen = next((a for a in legal if a == chosen), chosen)  # the engine's form (a payment's order)
-        if len(legal) <= 1:
+        entry = None
+        if len(legal) > 1:
+            try:
+                entry = _review_one(record, index, seat, turn, state, events, histories[seat], chosen,
+                                    simulations, salt)
+            except ValueError:
+                # The move played is not among the legal moves of the search's sample of the
+                # hidden cards (seen once: a payment): not compared, counted with the forced
+                # ones, so one decision never fails the whole game's review.
+                entry = None
+        if entry is None:
             forced += 1
         else:
-            entry = _review_one(record, index, seat, turn, state, events, histories[seat], chosen, simulations, salt)
             entry["chosen"] = action  # as the record has it
             decisions.append(entry)
         if progress is not None:
