@@ -175,7 +175,7 @@ def review_part(record: dict, indexes: list[int] | None, *, simulations: int = S
                 # The move played is not among the legal moves of the search's sample of the
                 # hidden cards (seen once: a payment): not compared, counted with the forced
                 # ones, so one decision never fails the whole game's review.
-                entry = None
+                pass
         if entry is None:
             forced += 1
         else:
