@@ -65,3 +65,16 @@ function draw() {
   if (s === 0 || s === null) { clearInterval(timer); timer = null; }
   if (onTick) onTick();
 }
+
+/** A computer player (`rp.bot`) is to act in `seat`, its clock running. */
+export function botThinking(ctx, seat, rp) {
+  const w = ctx.view, c = ctx.clock;
+  return !!(w && w.phase !== "over" && w.to_act === seat && rp && rp.bot && c && c.seat === seat && !c.paused);
+}
+
+/** "thinking… 3 s" beside it (docs/ui.md "A computer player thinks"). */
+export class Thinking extends Component {
+  componentDidMount() { this.timer = setInterval(() => this.forceUpdate(), 1000); }
+  componentWillUnmount() { clearInterval(this.timer); }
+  render() { return h("span", { class: "badge thinking" }, t("table.thinking", { n: Math.floor(idleS() ?? 0) })); }
+}

@@ -15,7 +15,7 @@ import { barView } from "./bar.js";
 import { dialogView } from "./decide.js";
 import { changesSince, turnsPlayed, shown } from "./changes.js";
 import { roving, rowKeys, SHORTCUTS } from "./keys.js";
-import { idleS } from "./clock.js";
+import { idleS, Thinking, botThinking } from "./clock.js";
 import { logEntries } from "./logview.js";
 
 // The payment summary's module comes only once there was a payment (not on first load); the
@@ -237,7 +237,8 @@ function playerView(ctx, p, seat) {
       rp.bot && !isComputerSeat(room, seat) ? h("span", { class: "badge bot" }, t("room.bot",
         { level: t("level." + (rp.bot_level || "normal")) })) : null,
       acting ? h("span", { class: "badge acting-badge" }, h("span", { "aria-hidden": "true" }, "▶ "),
-        t("table.turn_marker")) : null),
+        t("table.turn_marker")) : null,
+      botThinking(ctx, seat, rp) ? h(Thinking, { key: "thinking" }) : null),
     // One compact line (four rows fit 1366×768); the words for screen readers.
     h("div", { class: "pl-line" },
       p.vp !== undefined && p.vp !== null ? h("span", { class: "badge vp" }, p.vp + " " + t("table.vp")) : null,

@@ -117,6 +117,7 @@ export default {
   "table.players": "Spieler",
   "table.log": "Spielverlauf",
   "table.turn_marker": "am Zug",
+  "table.thinking": "denkt nach… {n} s",
   "table.buy_cost": "Alles kaufen: Preis {cost}",
   "table.selected": "gewählt {sel} / Preis {cost}",
   "table.take": "Nehmen",

@@ -117,6 +117,7 @@ export default {
   "table.players": "Players",
   "table.log": "Game log",
   "table.turn_marker": "to act",
+  "table.thinking": "thinking… {n} s",
   "table.buy_cost": "Buy all: cost {cost}",
   "table.selected": "selected {sel} / cost {cost}",
   "table.take": "Take",
