@@ -13,7 +13,7 @@ from .rules import apply_action, play
 from .result import game_result
 from .setup import new_game
 from .state import RULES_VERSION, RULES_VERSIONS, GameState, is_over
-from .views import player_view, visible_events
+from .views import player_view, player_view_public, seat_view, visible_events
 
 __all__ = [
     "CARD_COLORS",
@@ -40,5 +40,7 @@ __all__ = [
     "new_game",
     "play",
     "player_view",
+    "player_view_public",
+    "seat_view",
     "visible_events",
 ]

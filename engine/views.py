@@ -26,9 +26,14 @@ def player_view(state: GameState, seat: int | None) -> dict:
     Raises:
         ValueError: ``seat`` is not None and not a seat of this game.
     """
+    return seat_view(state, player_view_public(state), seat)
+
+
+def player_view_public(state: GameState) -> dict:
+    """The spectator's view of ``state`` (``player_view(state, None)``), from which
+    ``seat_view`` makes each seat's: a server that tells every seat of a room the same state
+    builds the public part once (the same dict as ``player_view(state, None)``; R-info)."""
     n = state.num_players
-    if seat is not None and (type(seat) is not int or not 0 <= seat < n):
-        raise ValueError("no such seat")
     over = is_over(state)
     reserved = {card: p for p, card in enumerate(state.reservations) if card is not None}
     players = []
@@ -39,13 +44,11 @@ def player_view(state: GameState, seat: int | None) -> dict:
             "tokens": {COLORS[i]: k for i, k in enumerate(state.tokens[p])},
             "reservation_free": state.reservations[p] is None,
         }
-        if p == seat:
-            entry["hand"] = list(state.hands[p])
-        if p == seat or over:
+        if over:
             entry["vp"] = state.vp(p)
         players.append(entry)
-    view = {
-        "seat": seat,
+    return {
+        "seat": None,
         "num_players": n,
         "phase": state.phase,
         "turn": state.turn,
@@ -64,7 +67,31 @@ def player_view(state: GameState, seat: int | None) -> dict:
         "end_reason": state.end_reason,
         "players": players,
     }
-    if seat is not None and seat == state.to_act and state.phase == "turn":
+
+
+def seat_view(state: GameState, public: dict, seat: int | None) -> dict:
+    """``player_view(state, seat)`` made from ``public`` = ``player_view_public(state)`` of the
+    same state: the seat, its own ``hand`` and ``vp`` (R-info-2) and, for the seat to act in a
+    turn, ``buy``. The result shares the other players' entries and the public lists with
+    ``public`` (and with the other seats' views): treat all of them as read-only.
+
+    Raises:
+        ValueError: ``seat`` is not None and not a seat of this game.
+    """
+    if seat is None:
+        return public
+    n = state.num_players
+    if type(seat) is not int or not 0 <= seat < n:
+        raise ValueError("no such seat")
+    mine = {k: v for k, v in public["players"][seat].items() if k != "vp"}
+    mine["hand"] = list(state.hands[seat])
+    mine["vp"] = state.vp(seat)
+    players = list(public["players"])
+    players[seat] = mine
+    view = dict(public)
+    view["seat"] = seat
+    view["players"] = players
+    if seat == state.to_act and state.phase == "turn":
         view["buy"] = buy_options(state, seat)
     return view
 

@@ -33,6 +33,8 @@ class Table:
         self.room_id = room_id
         self.lock = asyncio.Lock()
         self.state: Any = None          # engine.GameState, or None before the start
+        self._public: dict = {}         # engine.player_view_public(self._public_of) (`view`)
+        self._public_of: Any = None
         self.version = 0
         self.events: list[list[dict]] = []   # events[v - 1] = events of action v
         # (seat, id) of the actions applied: the exactly-once check is per seat.
@@ -186,8 +188,13 @@ class Table:
         return counts
 
     def view(self, seat: int | None) -> dict:
-        """`engine.player_view` for that seat (None = spectator)."""
-        return engine.player_view(self.state, seat)
+        """`engine.player_view` for that seat (None = spectator), made with `engine.seat_view`
+        from the public part, which is built once per state (`engine.player_view_public`) and
+        shared by every seat's view of it: read-only."""
+        state = self.state
+        if self._public_of is not state:
+            self._public, self._public_of = engine.player_view_public(state), state
+        return engine.seat_view(state, self._public, seat)
 
     def state_message(self, seat: int | None) -> dict:
         """The `state` frame for that seat (docs/protocol.md): version and view, and once the
