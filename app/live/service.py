@@ -111,7 +111,8 @@ class Live:
         self.bots = BotDriver(settings, sessions, self.tables, self.actions, self.decider)
         self.cleanup = Cleanup(settings, sessions, self.hub, self.tables, self.presence, self.lobby,
                                self.bots.busy_rooms, self.fanout)
-        self.timers = TurnTimers(settings, sessions, self.tables, self.actions, self.decider)
+        self.timers = TurnTimers(settings, sessions, self.tables, self.actions, self.decider,
+                                 shared=self.fanout.shared)
         self.affinity = Affinity(self.hub)  # a room's routed sockets in one process (fanout/affinity.py)
         self.remote = RemoteChanges(db, self.hub, self.tables, self.lobby, self.chat, self.affinity)
         self.notice = Notice(settings, sessions, self.hub, self.fanout)  # the host's (admin page)
@@ -127,6 +128,10 @@ class Live:
         self.events.subscribe(RoomChanged, self.mine.on_event)
         self.events.subscribe(RoomChanged, self.reviews.kick)  # a game ended here: its review is due
         self.events.subscribe(ActionApplied, self.mine.on_event)
+        # The turn timers of one process rest until the next deadline: every change that may set one wakes them.
+        self.events.subscribe(ActionApplied, self.timers.on_action_applied)
+        self.events.subscribe(RoomChanged, self.timers.on_room_changed)
+        self.events.subscribe(PresenceChanged, self.timers.on_room_changed)
         self._background: list[asyncio.Task] = []
 
     async def _remote_changes(self, changes: dict[str, set[str]]) -> None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, delete, or_, select, update
+from sqlalchemy import and_, bindparam, delete, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -53,18 +53,41 @@ async def enqueue(session: AsyncSession, rows: list[dict]) -> None:
     await session.execute(insert_ignore(OutboxRow, full, ["target_id", "key"], session))
 
 
+def _claim_statement(batch: int):
+    """`claim`'s UPDATE … RETURNING for `batch` rows, with the bind parameters `now` and `until`."""
+    o = OutboxRow.__table__
+    now = bindparam("now", type_=o.c.due_at.type)
+    due = (select(o.c.id).where(o.c.state == "pending", o.c.due_at <= now,
+                                or_(o.c.lease_until.is_(None), o.c.lease_until < now))
+           .order_by(o.c.due_at, o.c.id).limit(batch).with_for_update(skip_locked=True))
+    return (update(o).where(o.c.id.in_(due.scalar_subquery()))
+            .values(lease_until=bindparam("until", type_=o.c.lease_until.type)).returning(o.c.id, o.c.room_id))
+
+
+#: `claim`'s statement for the usual batch, built once: every process runs it every round
+#: (building a statement costs more CPU than the database takes to answer it).
+_CLAIM = _claim_statement(BATCH)
+#: Whether any row is due (a read, answered from the index): most rounds there is none, and
+#: the UPDATE would take the database's write lock for nothing (SQLite has one writer).
+_ANY_DUE = (select(OutboxRow.__table__.c.id)
+            .where(OutboxRow.__table__.c.state == "pending",
+                   OutboxRow.__table__.c.due_at <= bindparam("now", type_=OutboxRow.__table__.c.due_at.type),
+                   or_(OutboxRow.__table__.c.lease_until.is_(None),
+                       OutboxRow.__table__.c.lease_until < bindparam("now", type_=OutboxRow.__table__.c.due_at.type)))
+            .limit(1))
+
+
 async def claim(session: AsyncSession, now: datetime | None = None,
                 batch: int = BATCH) -> list[tuple[int, datetime, int]]:
     """Lease up to `batch` due rows to this sender (module docstring) and commit → their
     (id, lease_until, room_id)."""
     now = now or utcnow()
     until = now + timedelta(seconds=LEASE_S)
-    o = OutboxRow.__table__
-    due = (select(o.c.id).where(o.c.state == "pending", o.c.due_at <= now,
-                                or_(o.c.lease_until.is_(None), o.c.lease_until < now))
-           .order_by(o.c.due_at, o.c.id).limit(batch).with_for_update(skip_locked=True))
-    rows = (await session.execute(update(o).where(o.c.id.in_(due.scalar_subquery()))
-                                  .values(lease_until=until).returning(o.c.id, o.c.room_id))).all()
+    if (await session.execute(_ANY_DUE, {"now": now})).first() is None:
+        await session.commit()
+        return []
+    statement = _CLAIM if batch == BATCH else _claim_statement(batch)
+    rows = (await session.execute(statement, {"now": now, "until": until})).all()
     await session.commit()
     return [(r[0], until, r[1]) for r in rows]
 

@@ -32,9 +32,9 @@ def reminder_due(turn_at: datetime, deadline_at: datetime) -> datetime:
     return turn_at + (deadline_at - turn_at) * REMINDER_AT
 
 
-async def scan(session: AsyncSession, now: datetime) -> int:
-    """Enqueue every notification due by the rules above (module docstring) → rows offered
-    (inserted or there already). Commits."""
+def _queries():
+    """The two queries of `scan`, built once (they run every round of every process; building a
+    statement costs more CPU than the database takes to answer it: docs/performance.md)."""
     t, s, last = NotifyTarget, Seat, aliased(ActionRow)
     turns = (select(Room.id, Room.game_no, Room.version, Room.to_act, Room.turn_at, Room.deadline_at, t.id, t.seat,
                     last.seat)
@@ -43,21 +43,30 @@ async def scan(session: AsyncSession, now: datetime) -> int:
              .outerjoin(last, and_(last.room_id == Room.id, last.version == Room.version))
              .where(Room.status == "playing", Room.to_act.is_not(None), s.bot_level.is_(None),
                     s.token_hash.is_not(None), t.failed.is_(None)))
+    told = select(OutboxRow.id).where(OutboxRow.target_id == t.id, OutboxRow.kind == "result",
+                                      OutboxRow.game_no == Room.game_no).exists()
+    results = (select(Room.id, Room.game_no, Room.version, t.id)
+               .join(t, and_(t.room_id == Room.id, t.seat == WEBHOOK_SEAT))
+               .where(Room.status == "over", t.failed.is_(None), ~told))  # finished rooms told already: skipped
+    return turns, results
+
+
+_TURNS, _RESULTS = _queries()
+
+
+async def scan(session: AsyncSession, now: datetime) -> int:
+    """Enqueue every notification due by the rules above (module docstring) → rows offered
+    (inserted or there already). Commits."""
     rows: list[dict] = []
     for room_id, game_no, version, seat, turn_at, deadline_at, target_id, target_seat, last_seat in (
-            await session.execute(turns)).all():
+            await session.execute(_TURNS)).all():
         base = {"target_id": target_id, "room_id": room_id, "seat": seat, "game_no": game_no, "version": version}
         if last_seat is None or last_seat != seat:  # a new decision of this seat, not its next one in a row
             rows.append({**base, "key": f"turn:{game_no}:{version}", "kind": "turn", "due_at": now})
         if target_seat != WEBHOOK_SEAT and turn_at is not None and deadline_at is not None:
             rows.append({**base, "key": f"reminder:{game_no}:{version}", "kind": "reminder",
                          "due_at": reminder_due(turn_at, deadline_at)})
-    told = select(OutboxRow.id).where(OutboxRow.target_id == t.id, OutboxRow.kind == "result",
-                                      OutboxRow.game_no == Room.game_no).exists()
-    results = (select(Room.id, Room.game_no, Room.version, t.id)
-               .join(t, and_(t.room_id == Room.id, t.seat == WEBHOOK_SEAT))
-               .where(Room.status == "over", t.failed.is_(None), ~told))  # finished rooms told already: skipped
-    for room_id, game_no, version, target_id in (await session.execute(results)).all():
+    for room_id, game_no, version, target_id in (await session.execute(_RESULTS)).all():
         rows.append({"target_id": target_id, "room_id": room_id, "seat": None, "game_no": game_no, "version": version,
                      "key": f"result:{game_no}", "kind": "result", "due_at": now})
     await outbox.enqueue(session, rows)

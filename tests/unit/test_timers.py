@@ -355,3 +355,43 @@ async def _stored(db, code: str):
         room = (await session.execute(select(Room.version, Room.id).where(Room.code == code))).one()
         log = await store.read_log(session, room.id, 0, room.version)
     return room, log
+
+
+def test_one_process_rests_until_the_next_deadline_and_wakes_for_a_new_one(settings, monkeypatch):
+    """One process (SQLite): the turn timers do not look every `timer_poll_s` for nothing, yet
+    every deadline still fires on time: the start of a timed game (a room change) and each
+    action's next deadline wake them (app/live/computer/timers.py `_rest`)."""
+    from app.live.computer import timers as timers_module
+    monkeypatch.setattr(timers_module, "IDLE_POLL_S", 600.0)  # only a wake-up can make them look
+    fast = settings.model_copy(update={"turn_limit_test_s": 1, "timer_poll_s": 0.1})
+
+    async def scenario():
+        async with running(fast) as (live, http):
+            assert not live.timers.shared
+            looks = 0
+            due = live.timers.due
+
+            async def counted():
+                nonlocal looks
+                looks += 1
+                return await due()
+            live.timers.due = counted
+            # A game without a time limit: nothing to wait for, nothing asked of the database.
+            await started_room(http, 2, None)
+            await asyncio.sleep(0.3)
+            quiet = looks
+            await asyncio.sleep(2.0)
+            assert looks <= quiet + 1, (quiet, looks)  # not 20 looks (every 0.1 s)
+
+            # A timed game: its first deadline (set at the start) and the next ones (set by each
+            # time-out's action) fire about a second apart, not after IDLE_POLL_S.
+            code, _tokens = await started_room(http, 2, 1)
+
+            async def timed_out():
+                async with live.sessions() as s:
+                    rows = (await s.execute(select(ActionRow.events).join(Room).where(Room.code == code))).all()
+                return len([r for r in rows if r.events and r.events[0]["type"] == "timed_out"]) >= 3 or None
+            began = time.monotonic()
+            await wait_for(timed_out, timeout_s=15)
+            assert time.monotonic() - began < 10
+    asyncio.run(scenario())

@@ -5,8 +5,11 @@ test value, `Settings.turn_limit_test_s`). Every action's version move stores wh
 decision began and its deadline (`rooms.turn_at`, `rooms.deadline_at`: store.clock_values), so
 the deadline survives a restart and the server's clock decides.
 
-Every server process looks every `timer_poll_s` for the games whose person to act is past the
-deadline (one indexed query; `due`) and lets a computer player (`TIMEOUT_LEVEL`,
+Every server process looks for the games whose person to act is past the deadline (one indexed
+query; `due`): with several processes every `timer_poll_s`; a process alone (SQLite) when the
+earliest deadline to come is reached, which it learns from the same look and from its own actions
+and room changes (`_rest`; at least every `IDLE_POLL_S`), so a server whose games have no time
+limit does not ask the database twice a second for nothing. It then lets a computer player (`TIMEOUT_LEVEL`,
 actions/timeouts.py) decide for that seat (`expire`, through the decider: decide.py). That
 decision goes through `Actions.act` like any other, at the version the deadline belongs to,
 with a `timed_out` event first in its events (the log says so). The person's own decision and
@@ -29,28 +32,55 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from datetime import datetime
+
 from ...config import Settings
+from ...waits import wait_event
+from ..events import ActionApplied
 from ...models import Room, Seat, utcnow
 from ..actions.path import Actions
 from ..actions.timeouts import TIMEOUT_LEVEL
 from ..outages import OutageLog
 from ..room.lock import RoomGone, Tables
+
 from ..sockets.frames import bot_action_id
 from .decide import Decider
 from .downtime import Downtime
 
 log = logging.getLogger("osaka.timers")
 
+#: The queries of `TurnTimers.due`, built once (they run in every process, every `timer_poll_s`
+#: at most: building a statement costs more CPU than SQLite takes to answer it).
+_PENDING = ((Room.status == "playing") & Seat.bot_level.is_(None) & Room.paused_at.is_(None)
+            & Room.deadline_at.is_not(None))
+_DUE = (select(Room.code, Room.version, Room.to_act)
+        .join(Seat, (Seat.room_id == Room.id) & (Seat.seat == Room.to_act))
+        .where(_PENDING, Room.deadline_at <= bindparam("now"))
+        .order_by(Room.deadline_at))
+_NEXT = (select(func.min(Room.deadline_at))
+         .join(Seat, (Seat.room_id == Room.id) & (Seat.seat == Room.to_act))
+         .where(_PENDING, Room.deadline_at > bindparam("now")))
+#: One process alone (SQLite): the longest rest between two looks without a known deadline. Every
+#: deadline is set by this process (an action, a room change, a seat's arrival), which wakes the
+#: loop, so this is only a safety net.
+IDLE_POLL_S = 2.0
+
 
 class TurnTimers:
     """The time-outs of this process's share of the rooms (see the module docstring)."""
 
     def __init__(self, settings: Settings, sessions: async_sessionmaker[AsyncSession], tables: Tables,
-                 actions: Actions, decider: Decider):
+                 actions: Actions, decider: Decider, *, shared: bool = False):
         self.settings = settings
+        # Several processes (PostgreSQL): another one may set a deadline at any moment, so the
+        # loop looks every `timer_poll_s`. One process: it rests until the next deadline (`_rest`).
+        self.shared = shared
+        self._next_at: datetime | None = None  # the earliest deadline known to come (one process)
+        self._wake = asyncio.Event()            # `_rest` looks again now
+        self._requery = False                   # ... in the database (a room changed)
         self.sessions = sessions
         self.tables = tables
         self.actions = actions
@@ -76,15 +106,48 @@ class TurnTimers:
 
     async def due(self) -> list[tuple[str, int, int]]:
         """(code, version, seat) of the games in play, not paused (app/pace.py), whose person
-        to act is past the deadline (an away seat's deadline lies after its away already)."""
+        to act is past the deadline (an away seat's deadline lies after its away already).
+        One process (not `shared`): also notes the earliest deadline still to come (`_rest`)."""
+        now = utcnow()
         async with self.sessions() as session:
-            rows = (await session.execute(
-                select(Room.code, Room.version, Room.to_act)
-                .join(Seat, (Seat.room_id == Room.id) & (Seat.seat == Room.to_act))
-                .where(Room.status == "playing", Room.deadline_at <= utcnow(), Seat.bot_level.is_(None),
-                       Room.paused_at.is_(None))
-                .order_by(Room.deadline_at))).all()
+            rows = (await session.execute(_DUE, {"now": now})).all()
+            if not self.shared:
+                self._next_at = (await session.execute(_NEXT, {"now": now})).scalar()
         return [(r.code, r.version, r.to_act) for r in rows]
+
+    def on_action_applied(self, event: ActionApplied) -> None:
+        """An action was committed here: its room's next deadline (in the table, from the
+        commit) may come before the one the loop rests for (one process)."""
+        table = self.tables.get(event.code)
+        deadline = table.deadline_at if table is not None else None
+        if deadline is not None and (self._next_at is None or deadline < self._next_at):
+            self._next_at = deadline
+            self._wake.set()
+
+    def on_room_changed(self, _event: object = None) -> None:
+        """A room's seats or status changed here (started, paused, resumed, a seat away or
+        handed over): its deadline may have moved; the loop looks in the database again."""
+        self._requery = True
+        self._wake.set()
+
+    async def _rest(self, looked_at: float) -> None:
+        """Between two looks (`due`): several processes, `timer_poll_s`; one process, until the
+        earliest deadline known (`_next_at`, kept by `on_action_applied`), a room change
+        (`on_room_changed`) or `IDLE_POLL_S` — never sooner than `timer_poll_s` after the last
+        look (`looked_at`, loop time), so at most one query per `timer_poll_s`."""
+        loop = asyncio.get_running_loop()
+        poll = self.settings.timer_poll_s
+        if not self.shared:
+            while not self._requery:
+                self._wake.clear()
+                wait = IDLE_POLL_S - (loop.time() - looked_at)
+                if self._next_at is not None:
+                    wait = min(wait, (self._next_at - utcnow()).total_seconds())
+                if wait <= 0:
+                    break
+                await wait_event(self._wake, wait)
+            self._requery = False
+        await asyncio.sleep(max(0.0, poll - (loop.time() - looked_at)))
 
     async def run(self) -> None:
         """Until cancelled: `settle` (until it went through), the stamps of "a server is alive"
@@ -105,8 +168,12 @@ class TurnTimers:
             name="server-clock")
         try:
             while True:
+                looked_at = asyncio.get_running_loop().time()
                 try:
-                    for code, version, seat in await self.due():
+                    due = await self.due()
+                    if due:
+                        self._requery = True  # still due (being decided, or refused): look again soon
+                    for code, version, seat in due:
                         if code not in self._busy:
                             self._busy.add(code)
                             task = asyncio.get_running_loop().create_task(self._expire(code, version, seat),
@@ -118,7 +185,8 @@ class TurnTimers:
                     raise
                 except Exception as exc:
                     self.outage.failed(exc, "looking for time-outs")
-                await asyncio.sleep(poll)
+                    self._requery = True  # try again after `timer_poll_s`
+                await self._rest(looked_at)
         finally:
             self._beats.cancel()
 
