@@ -245,13 +245,15 @@ class FloorServer(ServerProcess):
                         "--db", str(db_path), "--ws", ws]
 
 
-def step(kind: str, rooms: int, args, tmp: Path, n: int) -> dict:
-    """One load.py step against a fresh floor or product server → load.py's row + `server`."""
+def step(kind: str, rooms: int, args, tmp: Path, n: int, root: str | None = None) -> dict:
+    """One load.py step against a fresh floor or product server (`root`: the checkout whose
+    `osaka serve` runs; default this one) → load.py's row + `server`."""
     if kind == "floor":
         srv = FloorServer(tmp / f"floor{n}.db", tmp / f"floor{n}.log", args.ws).start(60)
         pid = srv.pid
     else:
-        srv = load.Server(f"sqlite+aiosqlite:///{tmp / f'osaka{n}.db'}", tmp / f"osaka{n}.log", {}).start()
+        srv = load.Server(f"sqlite+aiosqlite:///{tmp / f'osaka{n}.db'}", tmp / f"osaka{n}.log", {},
+                          root=Path(root or load.ROOT)).start()
         pid = srv.pid
     try:
         time.sleep(0.5)
@@ -259,6 +261,8 @@ def step(kind: str, rooms: int, args, tmp: Path, n: int) -> dict:
     finally:
         srv.stop()
     row["server"] = kind
+    if root:
+        row["server_root"] = root
     return row
 
 
@@ -283,6 +287,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="the floor's WebSocket protocol: the product's class or uvicorn's default")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", help="write the rows here (a list)")
+    parser.add_argument("--server-root", metavar="DIR",
+                        help="serve `osaka serve` from another checkout (a `git worktree` of an older "
+                             "commit, for before/after figures); default: this one")
+    parser.add_argument("--products", metavar="DIR,DIR",
+                        help="instead of the floor and this checkout: the floor, then `osaka serve` of each "
+                             "checkout in turn (before/after back to back); the ratio is to the floor")
     args = parser.parse_args(argv)
     args.db, args.url, args.again = "sqlite", None, False   # what load.run_step reads
     steps = [int(x) for x in args.rooms.split(",") if x.strip()]
@@ -298,16 +308,20 @@ def main(argv: list[str] | None = None) -> int:
         for rnd in range(1, args.rounds + 1):
             for rooms in steps:
                 floor_ms = None
-                for kind in ("floor", "osaka"):
+                products = [("osaka", r) for r in args.products.split(",")] if args.products else [
+                    ("osaka", args.server_root)]
+                for kind, root in [("floor", None), *products]:
                     n += 1
-                    row = step(kind, rooms, args, tmp, n)
+                    row = step(kind, rooms, args, tmp, n, root)
                     row["round"] = rnd
+                    if args.products and root:
+                        kind = Path(root).name[:7]
                     rows.append(row)
                     ms = row["server_cpu_ms_per_action"]
-                    ratio = f"{ms / floor_ms:.2f}" if kind == "osaka" and ms and floor_ms else "-"
+                    ratio = f"{ms / floor_ms:.2f}" if kind != "floor" and ms and floor_ms else "-"
                     floor_ms = ms if kind == "floor" else floor_ms
                     print(f"{rnd:>5} {rooms:>6} {kind:>7} {row['actions']:>8} {row['actions_per_s']:>7} "
-                          f"{row['p99_ms']:>8} {row['errors']:>7} {row['server_cpu_pct']:>6} {ms:>11} {ratio:>6} "
+                          f"{row['p99_ms']!s:>8} {row['errors']:>7} {row['server_cpu_pct']:>6} {ms!s:>11} {ratio:>6} "
                           f"{row['loadavg'][0]:>5}", flush=True)
     finally:
         if args.json:

@@ -397,7 +397,7 @@ def window_profiler(args, pid: int | None, rooms: int) -> subprocess.Popen | Non
         raise RuntimeError("--profile-window needs py-spy (pip install py-spy)")
     out = f"{args.profile_window}.{rooms}.txt"
     return subprocess.Popen([spy, "record", "--pid", str(pid), "--duration", str(max(1, int(args.duration) - 2)),
-                             "--rate", "200", "--gil", "--format", "raw", "-o", out],
+                             "--rate", str(getattr(args, "profile_rate", 200)), "--gil", "--format", "raw", "-o", out],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
@@ -555,6 +555,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile-window", metavar="PREFIX",
                         help="attach `py-spy record` to the server for the measured window only "
                              "(PREFIX.<rooms>.txt); summarize with bench/profile_summary.py")
+    parser.add_argument("--profile-rate", type=int, default=200,
+                        help="samples per second of --profile-window (default 200)")
     parser.add_argument("--server-root", metavar="DIR",
                         help="serve the app/engine of another checkout (e.g. a `git worktree` of an older "
                              "commit, for before/after figures); default: this one")
