@@ -23,11 +23,11 @@ from dataclasses import dataclass, field
 
 from engine import Action, GameState, apply_action, is_over, legal_actions
 
+from .cards import ICONS, VALUE
 from .determinize import Knowledge, determinize
 from .heuristic import (DEFAULT_WEIGHTS, Board, Weights, horizon, player_value, projected_vp,
                         relative_score, win_probability)
-from .policies import (choose_token, insurance_choice, payment_cost, prune_buys,
-                       score_actions)
+from .policies import choose_token, insurance_choice, prune_buys, score_actions
 
 PRIOR_VISITS = 3.0
 MAX_CANDIDATES = 6
@@ -63,23 +63,26 @@ def playout_action(state: GameState, seat: int, rng: random.Random,
     phase = state.phase
     if phase == "insurance":
         return insurance_choice(state, seat, acts, w)
-    sj = state.to_json()
     if phase == "token_draft":
-        color = choose_token(sj, seat, rng)
+        color = choose_token(state.to_json(), seat, rng)
         for a in acts:
             if a.to_json().get("color") == color:
                 return a
     if rng.random() < PLAYOUT_EPSILON:
         return rng.choice(acts)
-    board = Board.from_state(sj)
+    board = Board.from_game(state)
     nxt = (seat + 1) % board.n
     h = horizon(board)
     base_vals = [player_value(board, p, w, h) for p in range(board.n)]
     best_a = acts[0]
     best_v = -math.inf
-    seen_buy = False
     gains: dict = {}       # the next player's purchase gain after a take or reserve, by goods
-    for a in sorted(acts, key=_buy_first_cheapest):
+    # the cheapest payment (the first of the cheapest, as a stable sort) first, then every move
+    # that is not a purchase in the engine's order: only the cheapest payment is scored
+    buys = [a for a in acts if a.type == "buy"]
+    if buys:
+        acts = [min(buys, key=_cost)] + [a for a in acts if a.type != "buy"]
+    for a in acts:
         t = a.type
         vals = None
         if t == "take" or t == "reserve":
@@ -88,9 +91,6 @@ def playout_action(state: GameState, seat: int, rng: random.Random,
             vals = list(base_vals)
             vals[seat] = player_value(b, seat, w, h)
         elif t == "buy":
-            if seen_buy:  # only the cheapest payment is scored
-                continue
-            seen_buy = True
             b = board.buy(seat, list(a.payment))
         else:
             b = board
@@ -104,10 +104,10 @@ def playout_action(state: GameState, seat: int, rng: random.Random,
     return best_a
 
 
-def _buy_first_cheapest(a: Action):
-    if a.type == "buy":
-        return (0, payment_cost(a.payment))
-    return (1, (0, 0))
+def _cost(a: Action) -> tuple[int, int]:
+    """``policies.payment_cost`` of a purchase (coin value, then insurance icons spent)."""
+    p = a.payment
+    return (sum(map(VALUE.__getitem__, p)), sum(map(ICONS.__getitem__, p)))
 
 
 def _playout(state: GameState, me: int, plies: int, rng: random.Random, w: Weights) -> float:
@@ -116,7 +116,7 @@ def _playout(state: GameState, me: int, plies: int, rng: random.Random, w: Weigh
             break
         p = state.to_act
         state = apply_action(state, p, playout_action(state, p, rng, w))
-    return win_probability(Board.from_state(state.to_json()), me, w)
+    return win_probability(Board.from_game(state), me, w)
 
 
 def _playout_detail(state: GameState, me: int, plies: int, rng: random.Random,
@@ -128,7 +128,7 @@ def _playout_detail(state: GameState, me: int, plies: int, rng: random.Random,
             break
         p = state.to_act
         state = apply_action(state, p, playout_action(state, p, rng, w))
-    board = Board.from_state(state.to_json())
+    board = Board.from_game(state)
     wins = [win_probability(board, p, w) for p in range(board.n)]
     return wins[me], projected_vp(board, me, w), wins
 

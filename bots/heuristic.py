@@ -115,6 +115,36 @@ class Board:
             over=s["phase"] == "over",
         )
 
+    @classmethod
+    def from_game(cls, st) -> "Board":
+        """``from_state(st.to_json())`` of an engine ``GameState`` without the JSON (the same
+        board; hot in playouts)."""
+        reserved = {card: seat for seat, card in enumerate(st.reservations) if card is not None}
+        get = reserved.get
+        goods = []
+        for pg in st.goods:
+            g: list[list[tuple[int, bool]]] = [[], [], [], []]
+            for card, insured in pg:
+                g[COLOR[card]].append((VALUE[card], bool(insured)))
+            goods.append(g)
+        winners = st.winners
+        return cls(
+            n=st.num_players,
+            phase=st.phase,
+            to_act=st.to_act,
+            turn=st.turn,
+            ships=list(st.ships),
+            sinking=set(st.sinking),
+            goods=goods,
+            tokens=[list(t) for t in st.tokens],
+            vp=[len(v) + sub for v, sub in zip(st.vp_cards, st.vp_subs)],
+            hands=[list(h) for h in st.hands],
+            market=[(c, get(c)) for c in st.market],
+            farm=[(c, get(c)) for c in st.farm],
+            winners=None if winners is None else list(winners),
+            over=st.phase == "over",
+        )
+
     def copy(self) -> "Board":
         return Board(
             n=self.n, phase=self.phase, to_act=self.to_act, turn=self.turn,
@@ -148,26 +178,33 @@ class Board:
 
     def buy(self, seat: int, payment: list[int]) -> "Board":
         """The board after ``seat`` buys the Market paying ``payment`` (R-buy, R-pay, approx.)."""
-        b = self.copy()
-        bought = b.goods_for(seat)
-        b.market = [(c, r) for c, r in b.market if not (r is None or r == seat)]
+        b = _shallow(self)  # copy-on-write: what the purchase changes is copied below
+        bought = self.goods_for(seat)
+        b.market = [(c, r) for c, r in self.market if not (r is None or r == seat)]
         pay = set(payment)
-        b.hands[seat] = [c for c in b.hands[seat] if c not in pay]
+        b.hands = list(self.hands)
+        b.hands[seat] = [c for c in self.hands[seat] if c not in pay]
         count = [0, 0, 0, 0]
-        goods = b.goods[seat]
+        b.goods = list(self.goods)
+        goods = b.goods[seat] = [list(gc) for gc in self.goods[seat]]
         for c in bought:
             ci = COLOR[c]
             goods[ci].append((VALUE[c], False))
             count[ci] += 1
+        ships = b.ships = list(self.ships)
         for ci in range(4):
             if count[ci]:
-                b.ships[ci] = min(EDO, b.ships[ci] + (1 if count[ci] == 1 else 2))
-        at_edo = [ci for ci in range(4) if b.ships[ci] == EDO]
+                ships[ci] = min(EDO, ships[ci] + (1 if count[ci] == 1 else 2))
+        at_edo = [ci for ci in range(4) if ships[ci] == EDO]
         if at_edo:
             b._payment(seat, at_edo)
         return b
 
     def _payment(self, active: int, at_edo: list[int]) -> None:
+        # ``buy`` copied the goods of ``active`` only: the other lists are copied here first
+        self.goods = [gp if p == active else list(gp) for p, gp in enumerate(self.goods)]
+        self.tokens = [list(t) for t in self.tokens]
+        self.vp = list(self.vp)
         gained = [set() for _ in range(self.n)]
         for ci in at_edo:
             for p in range(self.n):
@@ -393,3 +430,4 @@ def win_probability(board: Board, me: int, w: Weights = DEFAULT_WEIGHTS) -> floa
     scale = 3.0 + 0.5 * horizon(board)
     x = max(-30.0, min(30.0, s / scale))
     return 1.0 / (1.0 + math.exp(-x))
+

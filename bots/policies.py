@@ -64,7 +64,7 @@ def insurance_choice(state: GameState, seat: int, acts: list[Action],
     best = None
     best_v = None
     for a in acts:
-        v = player_value(Board.from_state(apply_action(state, seat, a).to_json()), seat, w)
+        v = player_value(Board.from_game(apply_action(state, seat, a)), seat, w)
         if best_v is None or v > best_v + 1e-9:
             best, best_v = a, v
     return best
@@ -121,7 +121,7 @@ def score_actions(state: GameState, seat: int, acts: list[Action],
     out = []
     for a in acts:
         s2 = settle(apply_action(state, seat, a), w)
-        out.append((relative_score(Board.from_state(s2.to_json()), seat, w), a))
+        out.append((relative_score(Board.from_game(s2), seat, w), a))
     return out
 
 

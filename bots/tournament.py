@@ -20,7 +20,13 @@ from dataclasses import dataclass
 
 from engine import action_from_json, is_over, new_game, play, player_view, visible_events
 
-from . import LEVELS, choose_action_info
+from . import LEVELS, _rng, choose_action_info
+from .determinize import build_knowledge
+
+#: Levels only a tournament plays: the hard player before issue 32's "stronger when it matters"
+#: (bots/hard_v1.py), to measure the new one against it (docs/bots.md "A stronger hard player").
+OLD_LEVELS: tuple[str, ...] = ("hard-v1",)
+SEARCHING = ("hard", "hard-v1")
 
 MAX_DECISIONS = 3000
 
@@ -38,6 +44,8 @@ class GameResult:
     search_moves: int
     seconds: float
     vp: list[int]
+    a_sims: int = 0            # A's share of ``sims`` and ``search_moves`` (both sides may search)
+    a_search_moves: int = 0
 
 
 def play_game(game: int, a: str, b: str, players: int, budget: float,
@@ -51,19 +59,22 @@ def play_game(game: int, a: str, b: str, players: int, budget: float,
     a_seat = game % players
     levels = [a if s == a_seat else b for s in range(players)]
     histories: list[list[dict]] = [[] for _ in range(players)]
-    decisions = sims = search_moves = 0
+    decisions = sims = search_moves = a_sims = a_moves = 0
     while not is_over(state):
         if decisions >= MAX_DECISIONS:
             raise RuntimeError(f"game {game} did not end after {MAX_DECISIONS} decisions")
         seat = state.to_act
         view = player_view(state, seat)
-        action, n_sims = choose_action_info(
+        action, n_sims = _choose(
             view, levels[seat], history=histories[seat] if use_history else None,
             seed=seed * 7919 + decisions, time_budget_s=budget,
             min_simulations=min_sims, max_simulations=max_sims)
-        if levels[seat] == "hard":
+        if levels[seat] in SEARCHING:
             sims += n_sims
             search_moves += 1 if n_sims else 0
+            if seat == a_seat:
+                a_sims += n_sims
+                a_moves += 1 if n_sims else 0
         state, events = play(state, seat, action_from_json(action))
         for s in range(players):
             histories[s].extend(visible_events(events, s))
@@ -73,7 +84,19 @@ def play_game(game: int, a: str, b: str, players: int, budget: float,
     vp = [pl.get("vp", 0) for pl in final["players"]]
     score = (1.0 / len(winners)) if a_seat in winners else 0.0
     return GameResult(game, a_seat, winners, score, decisions, sims, search_moves,
-                      time.perf_counter() - t0, vp)
+                      time.perf_counter() - t0, vp, a_sims, a_moves)
+
+
+def _choose(view: dict, level: str, **kw) -> tuple[dict, int]:
+    """``bots.choose_action_info``, and the previous hard player for ``hard-v1`` (the same
+    knowledge, the same seeding)."""
+    if level != "hard-v1":
+        return choose_action_info(view, level, **kw)
+    from .hard_v1 import search as search_v1  # noqa: PLC0415 - only the comparison needs it
+    know = build_knowledge(view, kw["history"])
+    res = search_v1(view, know, _rng(view, kw["seed"]), kw["time_budget_s"],
+                    max_simulations=kw["max_simulations"], min_simulations=kw["min_simulations"])
+    return res.action.to_json(), res.simulations
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -95,8 +118,10 @@ def main(argv: list[str] | None = None) -> int:
     """Command line entry point; prints a summary table, returns the exit status."""
     ap = argparse.ArgumentParser(prog="python -m bots.tournament", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--a", choices=LEVELS, required=True, help="bot A's level (one seat)")
-    ap.add_argument("--b", choices=LEVELS, required=True, help="bot B's level (other seats)")
+    ap.add_argument("--a", choices=LEVELS + OLD_LEVELS, required=True, help="bot A's level (one seat)")
+    ap.add_argument("--b", choices=LEVELS + OLD_LEVELS, required=True,
+                    help="bot B's level (other seats); hard-v1: the hard player before issue 32's "
+                         "stronger one, for comparison")
     ap.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--budget", type=float, default=0.1, help="hard bot seconds per move")
@@ -106,6 +131,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--min-simulations", type=int, default=0, metavar="N",
                     help="hard bot: think past the budget until N simulations (BOT_MIN_SIMULATIONS)")
     ap.add_argument("--seed", type=int, default=0, help="base seed of the game series")
+    ap.add_argument("--first", type=int, default=0, metavar="G",
+                    help="number of the first game (games G, G+1, …: a series split in parts "
+                         "plays the same deals and seats as in one run)")
     ap.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     ap.add_argument("--no-history", action="store_true",
                     help="bots get only their view, not the event history")
@@ -115,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     fixed = args.simulations
     jobs = [(g, args.a, args.b, args.players, 0.0 if fixed else args.budget, args.seed, not args.no_history,
              fixed if fixed else args.min_simulations, fixed)
-            for g in range(args.games)]
+            for g in range(args.first, args.first + args.games)]
     t0 = time.perf_counter()
     results: list[GameResult] = []
     if args.workers > 1:
@@ -147,6 +175,12 @@ def main(argv: list[str] | None = None) -> int:
           f"{sum(r.decisions for r in results) / n:.1f} decisions/game")
     if smoves:
         print(f"hard bot: {sims / smoves:.1f} simulations per searched move ({smoves} moves)")
+        a_sims = sum(r.a_sims for r in results)
+        a_moves = sum(r.a_search_moves for r in results)
+        if a_moves and a_moves != smoves:
+            b_moves = smoves - a_moves
+            print(f"  A: {a_sims / a_moves:.1f} per searched move ({a_moves} moves)"
+                  + (f", B: {(sims - a_sims) / b_moves:.1f} ({b_moves} moves)" if b_moves else ""))
     return 0
 
 

@@ -306,6 +306,28 @@ def test_the_tournament_at_a_fixed_simulation_count(capsys):
     assert "4 simulations a searched move" in out and "hard bot: 4.0 simulations per searched move" in out
 
 
+def test_the_previous_hard_player_plays_in_the_tournament_only(capsys):
+    """`hard-v1` (bots/hard_v1.py, the hard player before issue 32's stronger one) is a level of
+    the tournament, not of choose_action; both sides' searches are counted, each side's shown."""
+    with pytest.raises(ValueError):
+        choose_action(player_view(*POSITIONS["turn"][0][:2]), "hard-v1", seed=1)
+    r = play_game(2, "hard", "hard-v1", 2, 0.0, min_sims=5, max_sims=5)
+    assert 0 < r.a_search_moves < r.search_moves and r.a_sims == 5 * r.a_search_moves
+    assert r.sims == 5 * r.search_moves
+    assert tournament_main(["--a", "hard-v1", "--b", "hard", "--games", "2", "--first", "6", "--simulations", "3",
+                            "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "A=hard-v1 vs B=hard" in out and "A: 3.0 per searched move" in out and "B: 3.0" in out
+
+
+def test_a_series_split_in_parts_plays_the_same_games(capsys):
+    """--first G: games G, G+1, … are the games of that number in one run (the same deal, A's
+    seat `G % players`)."""
+    r = play_game(5, "normal", "easy", 3, 0.0)
+    assert tournament_main(["--a", "normal", "--b", "easy", "--players", "3", "--games", "1", "--first", "5"]) == 0
+    assert f"game 5: A seat 2, winners {r.winners}, vp {r.vp}" in capsys.readouterr().err
+
+
 def test_tournament_game_and_summary(capsys):
     r = play_game(3, "normal", "easy", 2, BUDGET)
     assert r.a_seat == 1 and r.winners and r.decisions > 10
