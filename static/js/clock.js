@@ -72,7 +72,7 @@ export function botThinking(ctx, seat, rp) {
   return !!(w && w.phase !== "over" && w.to_act === seat && rp && rp.bot && c && c.seat === seat && !c.paused);
 }
 
-/** "thinking… 3 s" beside it (docs/ui.md "A computer player thinks"). */
+/** "thinking… 3 s" in its row (docs/ui.md "A computer player thinks"). */
 export class Thinking extends Component {
   componentDidMount() { this.timer = setInterval(() => this.forceUpdate(), 1000); }
   componentWillUnmount() { clearInterval(this.timer); }

@@ -237,10 +237,9 @@ function playerView(ctx, p, seat) {
       rp.bot && !isComputerSeat(room, seat) ? h("span", { class: "badge bot" }, t("room.bot",
         { level: t("level." + (rp.bot_level || "normal")) })) : null,
       acting ? h("span", { class: "badge acting-badge" }, h("span", { "aria-hidden": "true" }, "▶ "),
-        t("table.turn_marker")) : null,
-      botThinking(ctx, seat, rp) ? h(Thinking, { key: "thinking" }) : null),
+        t("table.turn_marker")) : null),
     // One compact line (four rows fit 1366×768); the words for screen readers.
-    h("div", { class: "pl-line" },
+    h("div", { class: "pl-line" }, botThinking(ctx, seat, rp) ? h(Thinking) : null,
       p.vp !== undefined && p.vp !== null ? h("span", { class: "badge vp" }, p.vp + " " + t("table.vp")) : null,
       h("span", { class: "handsize", title: cards }, h("span", { class: "sr" }, cards),
         h("span", { class: "pile-back mini", "aria-hidden": "true" }), h("b", { "aria-hidden": "true" }, p.hand_size)),

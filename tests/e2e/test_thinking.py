@@ -1,7 +1,8 @@
 """A computer player's thinking time on the table (issue 32, docs/ui.md "A computer player
-thinks"): while it is a computer player's decision, its row among the players says "thinking… N s"
-(de "denkt nach… N s"), counting up in the browser from the decision's start (the state frame's
-`clock`), not read out every second (no live region), and gone once it has moved. The server
+thinks"): while it is a computer player's decision, its row among the players says "thinking…
+N s" (de "denkt nach… N s") on the line under its name, counting up in the browser from the
+decision's start (the state frame's `clock`), not read out every second (no live region), and
+gone once it has moved. The server
 here makes its computer players wait 3 s before each move (BOT_DELAY_S), so the count is seen
 to run. English and German; the screenshot is kept (and copied to /tmp/thinking-<lang>.png)."""
 from __future__ import annotations
