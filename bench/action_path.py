@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import engine  # noqa: E402
 from app import gc_tuning  # noqa: E402
 from app.config import Settings  # noqa: E402
-from app.live.room.publish import Update  # noqa: E402
+from app.logs import configure  # noqa: E402
 from app.live.sockets.connection import Connection  # noqa: E402
 from app.main import create_app  # noqa: E402
 from app.migrate import upgrade  # noqa: E402
@@ -166,7 +166,8 @@ def main() -> int:
     parser.add_argument("--profile", metavar="PSTATS", help="run under cProfile, write the stats here")
     parser.add_argument("--top", type=int, default=30)
     args = parser.parse_args()
-    logging.basicConfig(level=logging.INFO, stream=open(os.devnull, "w"))  # noqa: SIM115
+    configure("info")  # as `osaka serve` (app/logs.py), the lines to /dev/null
+    logging.getLogger().handlers[0].setStream(open(os.devnull, "w"))  # noqa: SIM115
     asyncio.run(main_async(args))
     return 0
 

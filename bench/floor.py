@@ -2,6 +2,7 @@
 measured with bench/load.py's client side by side with the product (issue 33).
 
     python bench/floor.py --rooms 250,1000 --duration 30 --rounds 3 --json out.json
+    python bench/floor.py --rooms 250,1000 --products /tmp/before,/tmp/after   # before/after, back to back
     python bench/floor.py serve --port 8100 --db /tmp/floor.db [--ws product|stock]
 
 The floor server (`serve`) is uvicorn + FastAPI with the product's HTTP and WebSocket shapes,
