@@ -161,6 +161,8 @@ style.textContent = `
 .learn-ring { outline: 4px solid #6a1b9a !important; outline-offset: 3px; border-radius: 6px;
   animation: learn-pulse 1.1s ease-in-out 3; }
 .learn.in-dlg { position: static; width: auto; box-shadow: none; margin: .6rem 0 0; border-width: 2px; }
+/* While the decision's dialog shows its copy of the tip, the page copy behind it is not shown twice. */
+body:has(dialog[open] #learn-dlg) #learn { visibility: hidden; }
 @keyframes learn-pulse { 50% { outline-color: #c58af0; } }
 @media (prefers-reduced-motion: reduce) { .learn-ring { animation: none; } }
 @media (max-width: 979px) {

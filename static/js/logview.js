@@ -57,7 +57,8 @@ export function logLine(ev, room, key) {
     case "refresh": parts = tn("log.refresh", { moved: cardsNode(ev.moved), market: cardsNode(ev.market),
       farm: cardsNode(ev.farm) }); cls = "minor"; break;
     case "pass": parts = tn("log.pass", { name: n(ev.seat) }); break;
-    case "hint_used": parts = tn("log.hint_used", { name: n(ev.seat) }); cls = "minor"; break;
+    case "hint_used": parts = tn(room?.tutorial ? "log.hint_guide" : "log.hint_used", { name: n(ev.seat) });
+      cls = "minor"; break;
     case "timed_out": parts = tn("log.timed_out", { name: n(ev.seat) }); cls = "danger"; break;
     case "game_over": {
       const names = h("span", null, listParts((ev.winners || []).map(n)));

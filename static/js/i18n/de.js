@@ -405,6 +405,7 @@ export default {
   "hints.on": "Tipps erlaubt",
   "hints.off": "Keine Tipps",
   "hints.badge": "Tipps erlaubt",
+  "log.hint_guide": "Die Anleitung zeigte {name} den Zug des Computers.",
   "log.hint_used": "{name} hat den Computer um einen Tipp gebeten.",
   "result.assisted": "mit Hilfe: {n} Tipps",
   "result.assisted_one": "mit Hilfe: 1 Tipp",

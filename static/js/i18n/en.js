@@ -401,6 +401,7 @@ export default {
   "hints.on": "Hints allowed",
   "hints.off": "No hints",
   "hints.badge": "Hints allowed",
+  "log.hint_guide": "The guide showed {name} the computer's move.",
   "log.hint_used": "{name} asked the computer for a hint.",
   "result.assisted": "assisted: {n} hints",
   "result.assisted_one": "assisted: 1 hint",
