@@ -9,8 +9,8 @@ Every server process looks for the games whose person to act is past the deadlin
 query; `due`): with several processes every `timer_poll_s`; a process alone (SQLite) when the
 earliest deadline to come is reached, which it learns from the same look and from its own actions
 and room changes (`_rest`; at least every `IDLE_POLL_S`), so a server whose games have no time
-limit does not ask the database twice a second for nothing. It then lets a computer player (`TIMEOUT_LEVEL`,
-actions/timeouts.py) decide for that seat (`expire`, through the decider: decide.py). That
+limit does not ask the database twice a second for nothing. It then lets a computer player
+(`TIMEOUT_LEVEL`, actions/timeouts.py) decide for that seat (`expire`, through the decider: decide.py). That
 decision goes through `Actions.act` like any other, at the version the deadline belongs to,
 with a `timed_out` event first in its events (the log says so). The person's own decision and
 the time-out both move the room from that version with `UPDATE rooms … WHERE version = :v`
@@ -31,21 +31,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from datetime import datetime
 
 from sqlalchemy import bindparam, func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from datetime import datetime
-
 from ...config import Settings
-from ...waits import wait_event
-from ..events import ActionApplied
 from ...models import Room, Seat, utcnow
+from ...waits import wait_event
 from ..actions.path import Actions
 from ..actions.timeouts import TIMEOUT_LEVEL
+from ..events import ActionApplied
 from ..outages import OutageLog
 from ..room.lock import RoomGone, Tables
-
 from ..sockets.frames import bot_action_id
 from .decide import Decider
 from .downtime import Downtime
