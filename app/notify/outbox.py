@@ -53,13 +53,18 @@ async def enqueue(session: AsyncSession, rows: list[dict]) -> None:
     await session.execute(insert_ignore(OutboxRow, full, ["target_id", "key"], session))
 
 
+_OUTBOX = OutboxRow.__table__
+_NOW = bindparam("now", type_=_OUTBOX.c.due_at.type)
+#: A row a sender may claim at `now`: pending, due, and not leased to a sender (or its lease ran out).
+_CLAIMABLE = and_(_OUTBOX.c.state == "pending", _OUTBOX.c.due_at <= _NOW,
+                  or_(_OUTBOX.c.lease_until.is_(None), _OUTBOX.c.lease_until < _NOW))
+
+
 def _claim_statement(batch: int):
     """`claim`'s UPDATE … RETURNING for `batch` rows, with the bind parameters `now` and `until`."""
-    o = OutboxRow.__table__
-    now = bindparam("now", type_=o.c.due_at.type)
-    due = (select(o.c.id).where(o.c.state == "pending", o.c.due_at <= now,
-                                or_(o.c.lease_until.is_(None), o.c.lease_until < now))
-           .order_by(o.c.due_at, o.c.id).limit(batch).with_for_update(skip_locked=True))
+    o = _OUTBOX
+    due = (select(o.c.id).where(_CLAIMABLE).order_by(o.c.due_at, o.c.id).limit(batch)
+           .with_for_update(skip_locked=True))
     return (update(o).where(o.c.id.in_(due.scalar_subquery()))
             .values(lease_until=bindparam("until", type_=o.c.lease_until.type)).returning(o.c.id, o.c.room_id))
 
@@ -67,14 +72,9 @@ def _claim_statement(batch: int):
 #: `claim`'s statement for the usual batch, built once: every process runs it every round
 #: (building a statement costs more CPU than the database takes to answer it).
 _CLAIM = _claim_statement(BATCH)
-#: Whether any row is due (a read, answered from the index): most rounds there is none, and
-#: the UPDATE would take the database's write lock for nothing (SQLite has one writer).
-_ANY_DUE = (select(OutboxRow.__table__.c.id)
-            .where(OutboxRow.__table__.c.state == "pending",
-                   OutboxRow.__table__.c.due_at <= bindparam("now", type_=OutboxRow.__table__.c.due_at.type),
-                   or_(OutboxRow.__table__.c.lease_until.is_(None),
-                       OutboxRow.__table__.c.lease_until < bindparam("now", type_=OutboxRow.__table__.c.due_at.type)))
-            .limit(1))
+#: Whether any row is claimable (a read, answered from the index): most rounds there is none,
+#: and the UPDATE would take the database's write lock for nothing (SQLite has one writer).
+_ANY_DUE = select(_OUTBOX.c.id).where(_CLAIMABLE).limit(1)
 
 
 async def claim(session: AsyncSession, now: datetime | None = None,
