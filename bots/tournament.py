@@ -12,21 +12,21 @@ also reported separately. The printed rate is A's mean score with a 95 % Wilson 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import importlib.util
 import math
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
 
 from engine import action_from_json, is_over, new_game, play, player_view, visible_events
 
-from . import LEVELS, _rng, choose_action_info
-from .determinize import build_knowledge
+from . import LEVELS, choose_action_info
 
-#: Levels only a tournament plays: the hard player before issue 32's "stronger when it matters"
-#: (bots/hard_v1.py), to measure the new one against it (docs/bots.md "A stronger hard player").
-OLD_LEVELS: tuple[str, ...] = ("hard-v1",)
-SEARCHING = ("hard", "hard-v1")
+SEARCHING = ("hard",)
 
 MAX_DECISIONS = 3000
 
@@ -50,9 +50,10 @@ class GameResult:
 
 def play_game(game: int, a: str, b: str, players: int, budget: float,
               base_seed: int = 0, use_history: bool = True, min_sims: int = 0,
-              max_sims: int | None = None) -> GameResult:
+              max_sims: int | None = None, b_root: str | None = None) -> GameResult:
     """Play one game (A in seat ``game % players``) and return its result. The hard bot thinks
-    ``budget`` seconds a move, past it until ``min_sims`` simulations, at most ``max_sims``."""
+    ``budget`` seconds a move, past it until ``min_sims`` simulations, at most ``max_sims``;
+    B's seats are played by the bots of the checkout at ``b_root`` when given."""
     t0 = time.perf_counter()
     seed = base_seed * 100_003 + game
     state = new_game(players, seed)
@@ -66,7 +67,7 @@ def play_game(game: int, a: str, b: str, players: int, budget: float,
         seat = state.to_act
         view = player_view(state, seat)
         action, n_sims = _choose(
-            view, levels[seat], history=histories[seat] if use_history else None,
+            view, levels[seat], b_root if seat != a_seat else None, history=histories[seat] if use_history else None,
             seed=seed * 7919 + decisions, time_budget_s=budget,
             min_simulations=min_sims, max_simulations=max_sims)
         if levels[seat] in SEARCHING:
@@ -87,16 +88,30 @@ def play_game(game: int, a: str, b: str, players: int, budget: float,
                       time.perf_counter() - t0, vp, a_sims, a_moves)
 
 
-def _choose(view: dict, level: str, **kw) -> tuple[dict, int]:
-    """``bots.choose_action_info``, and the previous hard player for ``hard-v1`` (the same
-    knowledge, the same seeding)."""
-    if level != "hard-v1":
-        return choose_action_info(view, level, **kw)
-    from .hard_v1 import search as search_v1  # noqa: PLC0415 - only the comparison needs it
-    know = build_knowledge(view, kw["history"])
-    res = search_v1(view, know, _rng(view, kw["seed"]), kw["time_budget_s"],
-                    max_simulations=kw["max_simulations"], min_simulations=kw["min_simulations"])
-    return res.action.to_json(), res.simulations
+def _choose(view: dict, level: str, root: str | None = None, **kw) -> tuple[dict, int]:
+    """``bots.choose_action_info`` of this checkout, or of the checkout at ``root`` (see
+    :func:`bots_at`)."""
+    choose = bots_at(root).choose_action_info if root else choose_action_info
+    return choose(view, level, **kw)
+
+
+def bots_at(root: str) -> ModuleType:
+    """The ``bots`` package of another checkout at ``root`` (a directory holding ``bots/``, e.g.
+    ``git worktree add /tmp/before <commit>``), imported once per process as ``bots_at_root``
+    beside this one: the previous hard player against the current one on the same deals
+    (docs/bots.md "A stronger hard player?"). It plays with this checkout's ``engine`` (its
+    contract is stable, docs/engine.md). Raises ``FileNotFoundError`` without ``root/bots``."""
+    init = Path(root).resolve() / "bots" / "__init__.py"
+    name = "bots_at_" + hashlib.sha1(str(init).encode()).hexdigest()[:10]
+    if name in sys.modules:
+        return sys.modules[name]
+    if not init.is_file():
+        raise FileNotFoundError(f"no bots package at {root}")
+    spec = importlib.util.spec_from_file_location(name, init, submodule_search_locations=[str(init.parent)])
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -118,10 +133,11 @@ def main(argv: list[str] | None = None) -> int:
     """Command line entry point; prints a summary table, returns the exit status."""
     ap = argparse.ArgumentParser(prog="python -m bots.tournament", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--a", choices=LEVELS + OLD_LEVELS, required=True, help="bot A's level (one seat)")
-    ap.add_argument("--b", choices=LEVELS + OLD_LEVELS, required=True,
-                    help="bot B's level (other seats); hard-v1: the hard player before issue 32's "
-                         "stronger one, for comparison")
+    ap.add_argument("--a", choices=LEVELS, required=True, help="bot A's level (one seat)")
+    ap.add_argument("--b", choices=LEVELS, required=True, help="bot B's level (other seats)")
+    ap.add_argument("--b-root", metavar="DIR", default=None,
+                    help="B plays with the bots of the checkout at DIR (e.g. a git worktree of an "
+                         "earlier commit): the previous hard player against this one")
     ap.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--budget", type=float, default=0.1, help="hard bot seconds per move")
@@ -142,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
 
     fixed = args.simulations
     jobs = [(g, args.a, args.b, args.players, 0.0 if fixed else args.budget, args.seed, not args.no_history,
-             fixed if fixed else args.min_simulations, fixed)
+             fixed if fixed else args.min_simulations, fixed, args.b_root)
             for g in range(args.first, args.first + args.games)]
     t0 = time.perf_counter()
     results: list[GameResult] = []
@@ -166,7 +182,8 @@ def main(argv: list[str] | None = None) -> int:
     smoves = sum(r.search_moves for r in results)
     think = (f"{fixed} simulations a searched move" if fixed else
              f"budget {args.budget}s" + (f", at least {args.min_simulations} simulations" if args.min_simulations else ""))
-    print(f"A={args.a} vs B={args.b}, {args.players} players, {n} games, {think}, "
+    print(f"A={args.a} vs B={args.b}" + (f" of {args.b_root}" if args.b_root else "") + ", "
+          f"{args.players} players, {n} games, {think}, "
           f"history={'no' if args.no_history else 'yes'}")
     print(f"A score {score:.1f}/{n} = {score / n:.3f}  95% CI [{lo:.3f}, {hi:.3f}]  "
           f"(sole wins {wins}, shared wins {shared} counted 1/k)")

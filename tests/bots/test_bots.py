@@ -9,13 +9,15 @@ asserted: the hard bot's simulation count is checked instead.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
+import bots
 from bots import LEVELS, choose_action, choose_action_info
 from bots.determinize import VIEW_KEYS_READ, build_knowledge, determinize
 from bots.tournament import main as tournament_main
-from bots.tournament import play_game, wilson
+from bots.tournament import bots_at, play_game, wilson
 from engine import (GameState, IllegalAction, action_from_json, apply_action, is_over,
                     legal_actions, new_game, play, player_view)
 
@@ -306,18 +308,24 @@ def test_the_tournament_at_a_fixed_simulation_count(capsys):
     assert "4 simulations a searched move" in out and "hard bot: 4.0 simulations per searched move" in out
 
 
-def test_the_previous_hard_player_plays_in_the_tournament_only(capsys):
-    """`hard-v1` (bots/hard_v1.py, the hard player before issue 32's stronger one) is a level of
-    the tournament, not of choose_action; both sides' searches are counted, each side's shown."""
-    with pytest.raises(ValueError):
-        choose_action(player_view(*POSITIONS["turn"][0][:2]), "hard-v1", seed=1)
-    r = play_game(2, "hard", "hard-v1", 2, 0.0, min_sims=5, max_sims=5)
-    assert 0 < r.a_search_moves < r.search_moves and r.a_sims == 5 * r.a_search_moves
-    assert r.sims == 5 * r.search_moves
-    assert tournament_main(["--a", "hard-v1", "--b", "hard", "--games", "2", "--first", "6", "--simulations", "3",
-                            "--quiet"]) == 0
+def test_the_tournament_plays_b_with_the_bots_of_another_checkout(capsys):
+    """--b-root DIR: B's seats are played by the bots of the checkout at DIR (the previous hard
+    player against this one). With this checkout's own root the games are the same, game for
+    game, as without it (the other package is loaded beside this one and decides the same); both
+    sides' searches are counted, each side's shown."""
+    root = str(Path(bots.__file__).resolve().parents[1])
+    other = bots_at(root)
+    assert other is not bots and other.__name__.startswith("bots_at_") and bots_at(root) is other
+    here = play_game(2, "hard", "hard", 2, 0.0, min_sims=5, max_sims=5)
+    there = play_game(2, "hard", "hard", 2, 0.0, min_sims=5, max_sims=5, b_root=root)
+    assert (there.winners, there.vp, there.decisions) == (here.winners, here.vp, here.decisions)
+    assert 0 < there.a_search_moves < there.search_moves and there.sims == 5 * there.search_moves
+    with pytest.raises(FileNotFoundError):
+        bots_at(str(Path(root) / "no-such-dir"))
+    assert tournament_main(["--a", "normal", "--b", "hard", "--b-root", root, "--games", "2", "--first", "6",
+                            "--simulations", "3", "--quiet"]) == 0
     out = capsys.readouterr().out
-    assert "A=hard-v1 vs B=hard" in out and "A: 3.0 per searched move" in out and "B: 3.0" in out
+    assert f"A=normal vs B=hard of {root}" in out and "hard bot: 3.0 simulations per searched move" in out
 
 
 def test_a_series_split_in_parts_plays_the_same_games(capsys):
