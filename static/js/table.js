@@ -237,7 +237,9 @@ function playerView(ctx, p, seat) {
       rp.bot && !isComputerSeat(room, seat) ? h("span", { class: "badge bot" }, t("room.bot",
         { level: t("level." + (rp.bot_level || "normal")) })) : null,
       acting ? h("span", { class: "badge acting-badge" }, h("span", { "aria-hidden": "true" }, "▶ "),
-        t("table.turn_marker")) : null),
+        t("table.turn_marker")) : null,
+      // Goods lost to a Black Tide on the name's line (its right end), not a line of their own.
+      lostNote(ctx, seat)),
     // One compact line (four rows fit 1366×768); the words for screen readers.
     h("div", { class: "pl-line" }, botThinking(ctx, seat, rp) ? h(Thinking) : null,
       p.vp !== undefined && p.vp !== null ? h("span", { class: "badge vp" }, p.vp + " " + t("table.vp")) : null,
@@ -250,7 +252,7 @@ function playerView(ctx, p, seat) {
         h("span", { class: "sr" }, res)),
       h("span", { class: "sr" }, t("table.goods") + ":"),
       p.goods.length ? goodsEl(p.goods, ctx.changes.bought, ctx.changes.quiet)
-        : h("span", { class: "sr" }, t("table.nothing")), lostNote(ctx, seat)),
+        : h("span", { class: "sr" }, t("table.nothing"))),
     handover(ctx, seat, rp));
 }
 

@@ -232,13 +232,14 @@ def test_four_player_rows_and_the_chat_box_at_1366x768(buying, new_page, shots, 
     page.screenshot(path=str(shots / f"fit-hand-4p-chat-{lang}-1366x768.png"))
     # Rows taller than the deals above gave (goods cards and a Black Tide's losses under every
     # row; one such row in six deals nearly pushed Send out): the chat's list gives way, then
-    # the log to its last line, then the players' panel scrolls; the text box and Send stay.
+    # the log to its newest line (the end of its newest entry), then the players' panel scrolls;
+    # the text box and Send stay.
     page.evaluate("() => document.querySelectorAll('#players .player').forEach(e => e.style.minHeight = '125px')")
     side = page.evaluate("""() => { const h = s => document.querySelector(s).getBoundingClientRect().height;
         const p = document.querySelector('.players-panel'), r = s => document.querySelector(s).getBoundingClientRect();
         const li = [...document.querySelectorAll('#log li')].pop().getBoundingClientRect(), ol = r('#log');
         return {chat_list: h('#chat-list'), log: h('.logbox'), scrolls: p.scrollHeight > p.clientHeight + 1,
-                entry: li.height > 0 && li.top >= ol.top - 1 && li.bottom <= ol.bottom + 1 && ol.bottom <= r('.logbox').bottom}; }""")
+                entry: li.height > 0 && li.bottom - 16 >= ol.top - 1 && li.bottom <= ol.bottom + 4 && ol.bottom <= r('.logbox').bottom}; }""")
     assert side["scrolls"] and side["chat_list"] < 30 and side["entry"], side
     assert _problems(page, "#chat-input, #chat-send", bar=False) == []
     page.screenshot(path=str(shots / f"fit-hand-4p-chat-tall-{lang}-1366x768.png"))
