@@ -15,3 +15,30 @@ export function watchFit(els, mine) {
   const ro = new ResizeObserver(() => mine() && handInView());
   for (const el of els) ro.observe(el);
 }
+
+// A crowded top bar's steps (app.css [data-compact]; docs/ui.md "The top bar").
+const STEPS = 4;
+
+/** The top bar on one row: the fewest steps that keep it from wrapping (docs/ui.md). */
+export function fitTopBar(bar) {
+  const set = (n) => { bar.dataset.compact = String(n); };
+  const check = () => {
+    const phone = innerWidth <= 600;
+    let n = phone ? 0 : +(bar.dataset.compact || 0);
+    if (phone) set(0);
+    while (n > 0) {
+      set(n - 1);
+      if (wraps(bar)) { set(n); break; }
+      n -= 1;
+    }
+    while (!phone && n < STEPS && wraps(bar)) set(++n);
+  };
+  new ResizeObserver(check).observe(bar);
+  return check;
+}
+
+function wraps(bar) {
+  const items = [...bar.children].filter((e) => e.getClientRects().length && !e.matches("#banner, #notice, .banner"));
+  const line = items.length && items[0].getBoundingClientRect().bottom;
+  return items.some((e) => e.getBoundingClientRect().top >= line - 2);
+}

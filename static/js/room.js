@@ -13,7 +13,7 @@ import { announce, keepFocus, installShortcuts, focusRow, ringFocus } from "./ke
 import { setClock, clockText, pauseClock, Clock } from "./clock.js";
 import { initialChat, chatView, jumpView, chatArrived, chatRefused, chatToEnd } from "./chat.js";
 import { dialogKey, openDialog, syncDialog, asideWhileTyping } from "./decide.js";
-import { handInView, watchFit } from "./fit.js";
+import { fitTopBar, handInView, watchFit } from "./fit.js";
 import { reduce, initialState, initialUi } from "./roomstore.js";
 import { createStore } from "./store.js";
 
@@ -145,8 +145,10 @@ h("span", { class: "btn-text" }, t("notify.btn")));
 
 // The page chrome (brand, How to play, EN|DE, the banner) stays the server's; the tree's top bar takes it in.
 const chrome = [".topbar > .brand", ".topnav", "#banner", "#notice"].map((q) => document.querySelector(q));
+let topFit = null, topBarEl = null;
 function chromeRef(el) {
   if (el && el.firstChild !== chrome[0]) { el.prepend(chrome[0]); el.append(...chrome.slice(1)); }
+  if (el && el !== topBarEl) { topBarEl = el; topFit = fitTopBar(el); }
 }
 const gone = () => mode === "missing" || mode === "closed";
 
@@ -213,7 +215,7 @@ function RoomPage() {
     asking && askView(asking)];
 }
 
-function draw() { render(h(RoomPage), root); }
+function draw() { render(h(RoomPage), root); if (topFit) topFit(); }
 
 // ---- drawing ---------------------------------------------------------------------------------
 // The tab title; on your own turn with the time left ("(0:42) ● Your turn — …").
