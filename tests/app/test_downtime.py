@@ -30,7 +30,7 @@ DOWN_S = 20           # no server runs this long
 QUIET_AFTER_S = 5     # issue 28's time-out came within this of the restart
 #: How far the time left after the restart may be from the time left at the stop: SIGTERM
 #: stores the stop time after the drain (well under a second after the last frame seen);
-#: SIGKILL leaves the last "alive" stamp, at most downtime.BEAT_S (2 s) before the kill, so the
+#: SIGKILL leaves the last "alive" stamp, at most downtime.BEAT_S (1 s) before the kill, so the
 #: person may get up to that much more; plus the new server's start until its first frame.
 SLACK_MS = 3500
 TIMER = {"TURN_LIMIT_TEST_S": str(LIMIT_S), "TIMER_POLL_S": "0.2", "BOT_DELAY_S": "0",

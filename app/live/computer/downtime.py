@@ -44,8 +44,12 @@ from ...models import Room, Seat, ServerClock, utcnow
 from ...waits import within
 
 log = logging.getLogger("osaka.timers")
-BEAT_S = 2.0          # how often each process stamps `server_clock.alive_at`
-PAUSE_AFTER_S = 5.0   # nobody alive for longer than this: the running clocks are moved on
+BEAT_S = 1.0          # how often each process stamps `server_clock.alive_at`
+#: Nobody alive for longer than this: the running clocks are moved on. Two beats: a live process
+#: has stamped within one (a process starting beside it moves nothing unless that beat is over a
+#: second late), and a quick restart costs the person to act at most this much (5 s until a
+#: break test saw a 4 s restart cost 5 s of a 30 s timer, and a 4 s timer run out for it).
+PAUSE_AFTER_S = 2.0
 ROW = 1
 
 _CLOCK = ServerClock.__table__
