@@ -175,16 +175,21 @@ async def _take_next_seat(session: AsyncSession, room: Room, make: Callable[[int
     raise Refusal("conflict")
 
 
-async def remove_bot(session: AsyncSession, room: Room, number: int) -> None:
-    """Before the start, take a computer player (a seat created by `add_bot`) off its seat.
+async def remove_seat(session: AsyncSession, room: Room, number: int) -> None:
+    """Before the start, free seat `number` (the caller checked the host): a computer player's
+    (a seat of `add_bot`) or a person's who joined (someone filling a listed room's seats, a
+    friend in the wrong room). That person's open sockets lose the seat under the room's lock
+    (`seat_lost`, then a spectator's frames, in every process: `Publisher.unseat_stale`); their
+    token no longer holds a seat, and they may join again like anyone.
 
-    409 `game_started` after the start, 404 `seat_not_found`, 409 `not_a_bot` for a person's seat."""
+    409 `game_started` after the start, 404 `seat_not_found`, 409 `host_cannot_leave` for the
+    host's own seat."""
     _require_waiting(room)
     seat = next((s for s in room.seats if s.seat == number), None)
     if seat is None:
         raise Refusal("seat_not_found")
-    if seat.bot_level is None or seat.token_hash is not None:
-        raise Refusal("not_a_bot")
+    if seat.seat == HOST_SEAT:
+        raise Refusal("host_cannot_leave")
     room.seats.remove(seat)  # delete-orphan: the row goes with it
 
 

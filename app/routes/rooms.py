@@ -295,15 +295,16 @@ async def take_seat_back(code: str, live: LiveDep, token: TokenDep,
 
 
 @router.delete("/{code}/seats/{seat}", response_model=SeatOut,
-               responses=responses(*HOST, "seat_not_found", "not_a_bot", "game_started"))
-async def remove_bot(code: str, live: LiveDep, token: TokenDep,
-                     seat: str = Path(description="seat number, 0 to 3")):
-    """(Host only, before the start.) Take a computer player off its seat; 409 `not_a_bot`
-    for a person's seat, 409 `game_started` after the start."""
+               responses=responses(*HOST, "seat_not_found", "host_cannot_leave", "game_started"))
+async def remove_seat(code: str, live: LiveDep, token: TokenDep,
+                      seat: str = Path(description="seat number, 0 to 3")):
+    """(Host only, before the start.) Free a seat: a computer player's, or a person's (whose
+    open sockets are told `seat_lost` and watch on as a spectator's); 409 `host_cannot_leave`
+    for the host's own seat, 409 `game_started` after the start."""
     async with live.change(code) as held:
         R.require_host(held.room, token)
         number = _seat_number(seat)
-        await R.remove_bot(held.session, held.room, number)
+        await R.remove_seat(held.session, held.room, number)
     return {"seat": number}
 
 

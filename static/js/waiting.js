@@ -69,8 +69,8 @@ async function bot(ctx) {
   finally { w.adding = false; }
 }
 
-/** (Host, before the start.) Take a computer player off seat `seat`. */
-async function removeBot(ctx, seat, button) {
+/** (Host, before the start.) Free seat `seat`: a computer player's or a person's. */
+async function removeSeat(seat, button) {
   button.disabled = true;
   // The button goes with the seat: the keyboard focus moves on to "Add a computer player".
   const refocus = document.activeElement === button;
@@ -148,10 +148,12 @@ export function waitingView(ctx, onJoined) {
       // The seat link already while waiting: join on the laptop, play on the phone (seatlink.js).
       s === room.you ? h("button", { type: "button", class: "btn small", id: "seat-link", onClick: ctx.seatLink },
         t("room.seat_link")) : null,
-      isHost && p.bot ? h("button", { type: "button", class: "btn small remove-bot",
-        title: t("room.remove_bot_title"),
-        "aria-label": t("room.remove_bot_title") + ": " + playerName(room, s), onClick: (ev) => removeBot(ctx, s,
-          ev.currentTarget) }, "✕ " + t("room.remove_bot")) : null));
+      // The host frees any other seat: a computer player's, or a person's (someone filling a
+      // listed room's seats, a friend in the wrong room), who then watches.
+      isHost && s !== room.host_seat ? h("button", { type: "button", class: "btn small remove-bot",
+        title: t(p.bot ? "room.remove_bot_title" : "room.remove_person_title"),
+        "aria-label": t(p.bot ? "room.remove_bot_title" : "room.remove_person_title") + ": " + playerName(room, s),
+        onClick: (ev) => removeSeat(s, ev.currentTarget) }, "✕ " + t("room.remove_bot")) : null));
   }
   const note = room.you !== null
     ? [tn("room.you_are", { name: nameTag(room, room.you) }), isHost ? "" : " " + t("room.waiting_for_host")]

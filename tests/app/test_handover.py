@@ -79,7 +79,7 @@ def test_host_removes_a_computer_player_before_the_start_only(server):
         assert r.status_code == status and r.json()["error"]["code"] == code_, r.text
 
     err(httpx.delete(f"{url}/2", headers=auth(bob["token"])), 403, "not_host")
-    err(httpx.delete(f"{url}/1", headers=auth(host["token"])), 409, "not_a_bot")
+    err(httpx.delete(f"{url}/0", headers=auth(host["token"])), 409, "host_cannot_leave")
     err(httpx.delete(f"{url}/3", headers=auth(host["token"])), 404, "seat_not_found")
     r = httpx.delete(f"{url}/2", headers=auth(host["token"]))
     assert r.status_code == 200 and r.json() == {"seat": 2}

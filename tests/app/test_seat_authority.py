@@ -50,13 +50,23 @@ async def _refused(old: Client, frame: dict, codes: set[str]) -> str:
     return err["code"]
 
 
-async def _leave_then_taken(leave_base: str, ws_base: str, code: str, tokens: list[str]) -> None:
+def _removed(base: str, code: str, host_token: str) -> None:
+    r = httpx.delete(f"{base}/api/rooms/{code}/seats/1", headers=auth(host_token))
+    assert r.status_code == 200 and r.json() == {"seat": 1}, r.text
+
+
+async def _leave_then_taken(leave_base: str, ws_base: str, code: str, tokens: list[str],
+                            by_host: bool = False) -> None:
     """Seat 1's person (socket on `ws_base`, two tabs) leaves in the waiting room through
-    `leave_base`; Carol joins into seat 1; the host starts; the game is played a little."""
+    `leave_base` (or, `by_host`, the host frees the seat: someone filling a listed room's
+    seats); Carol joins into seat 1; the host starts; the game is played a little."""
     old_tabs = [await Client.open(ws_base, code, tokens[1], seat=1) for _ in range(2)]
     for tab in old_tabs:
         assert (await tab.wait(lambda m: m["type"] == "room"))["room"]["you"] == 1
-    _leave(leave_base, code, tokens[1])
+    if by_host:
+        _removed(leave_base, code, tokens[0])
+    else:
+        _leave(leave_base, code, tokens[1])
     marks = [await _lost_at(tab, 1) for tab in old_tabs]
     for tab, mark in zip(old_tabs, marks):
         room = await tab.wait(lambda m: m["type"] == "room", start=mark)
@@ -106,6 +116,18 @@ def test_leave_in_the_first_waiting_room_then_taken(server):
     asyncio.run(_leave_then_taken(base, server.ws_url, host["code"], [host["token"], bob["token"]]))
 
 
+def test_removed_by_the_host_in_the_waiting_room_then_taken(server):
+    """A person the host frees the seat of (DELETE /api/rooms/{code}/seats/1, found by a break
+    test: a script filled a listed room's seats and the host could not free them) loses the seat
+    as one who leaves: `seat_lost`, a spectator's frames, acts refused; the seat is free."""
+    base = server.base_url
+    host = create_room(base, "Host", public=True)
+    bob = join_room(base, host["code"], "Bob")
+    asyncio.run(_leave_then_taken(base, server.ws_url, host["code"], [host["token"], bob["token"]], by_host=True))
+    r = httpx.delete(f"{base}/api/rooms/{host['code']}/seats/0", headers=auth(host["token"]))
+    assert r.status_code == 409 and r.json()["error"]["code"] == "game_started", r.text
+
+
 def test_leave_after_play_again_then_taken(server):
     """The issue's case: the waiting room after "Play again"."""
     base = server.base_url
@@ -113,6 +135,14 @@ def test_leave_after_play_again_then_taken(server):
     r = httpx.post(f"{base}/api/rooms/{code}/again", json={"game": 1}, headers=auth(tokens[0]))
     assert r.status_code == 200, r.text
     asyncio.run(_leave_then_taken(base, server.ws_url, code, tokens))
+
+
+@pytest.mark.postgresql_only
+def test_removed_by_the_host_heard_by_another_process(server_factory):
+    a, b = server_factory(), server_factory()
+    host = create_room(a.base_url, "Host", public=False)
+    bob = join_room(a.base_url, host["code"], "Bob")
+    asyncio.run(_leave_then_taken(a.base_url, b.ws_url, host["code"], [host["token"], bob["token"]], by_host=True))
 
 
 @pytest.mark.postgresql_only
