@@ -68,6 +68,7 @@ _HTTP = [
     Code("game_not_started", 409, "The game has not started yet.", ws=True),
     Code("game_over", 409, "The game is over."),
     Code("seat_connected", 409, "That player is connected."),
+    Code("bot_plays_seat", 409, "A computer player already plays this seat; only the host changes its level."),
     Code("not_a_bot", 409, "Only a computer player can be removed."),
     Code("name_taken", 409, "Someone at this table already has this name or one that looks the same; "
          "choose another."),

@@ -249,6 +249,8 @@ async def hand_seat_to_bot(session: AsyncSession, room: Room, number: int, level
     that a connected seat is refused with `seat_connected`, as always. In a turn-based room
     (app/pace.py) nobody but the host may hand a person's seat over: its players are offline
     for days by design, and the time-out makes the late decisions (409 `turn_based_room`).
+    A seat a computer player already plays changes level by the host only (409
+    `bot_plays_seat` for anyone else).
     404 `seat_not_found`, 409 `game_not_started` / `game_over` /
     `seat_connected`, 403 `not_connected` (the caller's own seat has no live connection),
     403 `not_yet` (field `retry_after_s`: the whole seconds left)."""
@@ -264,6 +266,10 @@ async def hand_seat_to_bot(session: AsyncSession, room: Room, number: int, level
     if number in connected and not idle:
         raise Refusal("seat_connected")
     host = by is None or by == HOST_SEAT
+    if not host and seat.bot_level is not None:
+        # Only the host changes the level of a computer player already playing (an opponent
+        # could otherwise make an absent player's stand-in easy: found by a break test).
+        raise Refusal("bot_plays_seat")
     if not host and room.pace == "turn" and seat.bot_level is None:
         # Turn-based: people are offline for days; only the time-out (or the host) hands over.
         raise Refusal("turn_based_room")

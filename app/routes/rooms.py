@@ -250,7 +250,7 @@ async def chat_settings(code: str, body: ChatSettingsIn, live: LiveDep, token: T
 
 @router.post("/{code}/seats/{seat}/bot", response_model=SeatOut,
              responses=responses(*SEATED, "seat_not_found", "game_not_started", "game_over", "seat_connected",
-                                 "not_connected", "not_yet", "bad_level", *BODY))
+                                 "bot_plays_seat", "not_connected", "not_yet", "bad_level", *BODY))
 async def seat_to_bot(code: str, body: BotIn, live: LiveDep, token: TokenDep,
                       seat: str = Path(description="seat number, 0 to 3")):
     """(During a game.) A computer player plays a disconnected seat until its player connects

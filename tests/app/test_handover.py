@@ -61,6 +61,18 @@ def test_any_player_hands_an_offline_seat_to_a_bot_after_the_delay(server_factor
         assert r.status_code == 200 and r.json() == {"seat": 1}
         await c.wait(lambda m: m["type"] == "room" and m["room"]["players"][1]["bot"]
                      and m["room"]["players"][1]["bot_level"] == "easy")
+        # Bob's stand-in plays on: Carol may not change its level (409 bot_plays_seat: an
+        # opponent could make an absent player's computer easy; a break test found it allowed);
+        # the host may.
+        r = await asyncio.to_thread(lambda: httpx.post(f"{srv.base_url}/api/rooms/{code}/seats/1/bot",
+                                                       json={"level": "hard"}, headers=auth(carol["token"])))
+        assert r.status_code == 409 and r.json()["error"]["code"] == "bot_plays_seat", r.text
+        room = (await asyncio.to_thread(httpx.get, f"{srv.base_url}/api/rooms/{code}")).json()
+        assert room["players"][1]["bot_level"] == "easy"
+        r = await asyncio.to_thread(lambda: httpx.post(f"{srv.base_url}/api/rooms/{code}/seats/1/bot",
+                                                       json={"level": "hard"}, headers=auth(host["token"])))
+        assert r.status_code == 200, r.text
+        await c.wait(lambda m: m["type"] == "room" and m["room"]["players"][1]["bot_level"] == "hard")
         await c.close()
 
     asyncio.run(scenario())

@@ -251,6 +251,7 @@ export default {
   "err.game_not_started": "Das Spiel hat noch nicht begonnen.",
   "err.game_over": "Das Spiel ist vorbei.",
   "err.seat_connected": "Dieser Spieler ist verbunden: niemand kann seinen Platz übernehmen.",
+  "err.bot_plays_seat": "Diesen Platz spielt schon ein Computerspieler; nur der Gastgeber ändert seine Stufe.",
   "err.seat_empty": "Erst den freien Platz besetzen.",
   "err.not_a_bot": "Nur ein Computerspieler kann entfernt werden.",
   "err.conflict": "Jemand anderes war schneller. Versuch es bitte noch einmal.",

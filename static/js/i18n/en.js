@@ -249,6 +249,7 @@ export default {
   "err.game_not_started": "The game has not started yet.",
   "err.game_over": "The game is over.",
   "err.seat_connected": "That player is connected: nobody can take over their seat.",
+  "err.bot_plays_seat": "A computer player already plays this seat; only the host changes its level.",
   "err.seat_empty": "Fill the free seat first.",
   "err.not_a_bot": "Only a computer player can be removed.",
   "err.conflict": "Someone else was quicker. Please try again.",
