@@ -74,23 +74,27 @@ def _alnum(text: str) -> str:
     return "".join(ch for ch in text if ch.isalnum())
 
 
+_DIGITS = re.compile(r"\d")
+
+
 @lru_cache(maxsize=1)
 def _computer_keys() -> frozenset[str]:
-    """The look keys (letters and digits only) of every name a computer player can be shown with."""
+    """The look keys (letters only) of every name a computer player can be shown with, its
+    number left out ("Computer 2 (easy)" → "computereasy")."""
     out: set[str] = set()
     for word in COMPUTER_WORDS:
-        for number in ["", *map(str, range(100))]:
-            for level in ["", *LEVEL_WORDS]:
-                out.update(_alnum(k) for k in look_keys(f"{word} {number} ({level})"))
+        for level in ["", *LEVEL_WORDS]:
+            out.update(_alnum(k) for k in look_keys(f"{word} ({level})"))
     return frozenset(out)
 
 
 def imitates_computer(name: str) -> bool:
     """True for a name that reads like a computer player's in any of the client's languages
-    ("Computer 2 (easy)", "Bot (leicht)", "Computer", "BOT") or carries the marker ⚙."""
+    ("Computer 2 (easy)", "Bot (leicht)", "Computer", "BOT"), with any number anywhere in it
+    ("Computer 07", "Bot (easy) 2": found by a break test), or carries the marker ⚙."""
     if COMPUTER_MARKER in _skeleton(_visible(name)):
         return True
-    return any(_alnum(k) in _computer_keys() for k in look_keys(name))
+    return any(_alnum(k) in _computer_keys() for k in look_keys(_DIGITS.sub("", unicodedata.normalize("NFKC", name))))
 
 
 def check_name(name: str, others: Iterable[str] = ()) -> None:

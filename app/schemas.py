@@ -42,9 +42,15 @@ PACE_LIMIT_SCHEMA = {"anyOf": [
 ]}
 
 
+#: Combining marks (Mn, Me) one character of a name may carry (NFC leaves two at most in the
+#: world's scripts; ten stacked U+0310 drew across other players' rows: a break test).
+MAX_MARKS = 3
+
+
 def clean_name(value: object) -> str:
-    """A player name: trimmed (Unicode NFC), 1 to 24 characters, something visible in it, and no
-    character of the categories Cf/Zl/Zp/Cc/Cs/Co/Cn (docs/protocol.md §Names).
+    """A player name: trimmed (Unicode NFC), 1 to 24 characters, something visible in it, no
+    character of the categories Cf/Zl/Zp/Cc/Cs/Co/Cn and at most `MAX_MARKS` combining marks in a
+    row (docs/protocol.md §Names).
 
     Raises ValueError (→ 422 bad_name) otherwise. Names are shown as text, never as HTML.
     """
@@ -53,9 +59,14 @@ def clean_name(value: object) -> str:
     name = unicodedata.normalize("NFC", value).strip()
     if not 1 <= len(name) <= MAX_NAME:
         raise ValueError(f"a name has 1 to {MAX_NAME} characters")
+    marks = 0  # non-spacing or enclosing marks in a row: more than MAX_MARKS draw over the page
     for ch in name:
-        if unicodedata.category(ch) in _REFUSED_CATEGORIES:
+        category = unicodedata.category(ch)
+        if category in _REFUSED_CATEGORIES:
             raise ValueError("a name may not contain control, format or invisible characters")
+        marks = marks + 1 if category in ("Mn", "Me") else 0
+        if marks > MAX_MARKS:
+            raise ValueError(f"a name may carry at most {MAX_MARKS} combining marks on one character")
     if all(ch.isspace() or ord(ch) in INVISIBLE for ch in name):
         raise ValueError("a name needs at least one visible character")
     return name

@@ -81,6 +81,8 @@ def test_look_alike_rules():
 
 def test_computer_imitation_rules():
     assert all(imitates_computer(n) for n in COMPUTER_LIKE)
+    for name in ("Computer 07", "Bot (easy) 2", "2 Bot", "Computer 123 (hard)"):  # numbers anywhere
+        assert imitates_computer(name), name
     for name in ("Computerfreak", "Abbot", "Botticelli", "Robot", "Alice (easy)", "Computer Alice",
                  "Herr Bot", "Komputer"):
         assert not imitates_computer(name), name

@@ -15,13 +15,15 @@ from app.security import CODE_LENGTH, CROCKFORD, hash_token, new_room_code, new_
 
 # ------------------------------------------------------------------ names
 @pytest.mark.parametrize("raw, name", [("  Alice ", "Alice"), ("Zoë", "Zoë"), ("Zoe\u0308", "Zoë"),
-                                       ("李雷", "李雷"), ("a b", "a b"), ("x" * MAX_NAME, "x" * MAX_NAME)])
+                                       ("李雷", "李雷"), ("a b", "a b"), ("x" * MAX_NAME, "x" * MAX_NAME),
+                                       ("Nguy\u1ec5n", "Nguy\u1ec5n"), ("e\u0323\u0302\u0301", "\u1ec7\u0301")])
 def test_names_are_trimmed_and_nfc(raw, name):
     assert clean_name(raw) == name
 
 
 @pytest.mark.parametrize("raw", ["", "   ", "x" * (MAX_NAME + 1), "a\u200bb", "a\nb", "\u3164", "\u2800 ",
-                                 "\ufeffBob", "a\u202eb", "\ue000", 42, None])
+                                 "\ufeffBob", "a\u202eb", "\ue000", 42, None,
+                                 "Bob" + "\u0310" * 10, "Bo\u0310\u0311\u0312\u0313b"])  # marks drawn across the page
 def test_names_without_anything_visible_or_with_hidden_characters_are_refused(raw):
     with pytest.raises(ValueError):
         clean_name(raw)
