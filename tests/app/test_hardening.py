@@ -145,3 +145,25 @@ def test_a_chat_text_of_a_lone_surrogate_is_a_bad_character(server):
         await c.close()
 
     asyncio.run(scenario())
+
+
+def test_every_http_answer_has_the_security_headers(server):
+    """No page is framed by another site, nothing is sniffed, no address goes on as a referrer
+    (app/main.py SECURITY_HEADERS; found missing by a break test): pages, the API, static files,
+    errors and a 413 alike."""
+    base = server.base_url
+    room = create_room(base, "Hana")
+    answers = [httpx.get(base + "/"), httpx.get(f"{base}/r/{room['code']}"), httpx.get(f"{base}/api/rooms"),
+               httpx.get(f"{base}/api/rooms/{room['code']}"), httpx.get(base + "/healthz"),
+               httpx.get(base + "/no/such/page"),
+               httpx.post(base + "/api/rooms", content=b"x" * 70_000, headers={"content-type": "application/json"})]
+    page = answers[0].text
+    asset = next(part.split('"')[0] for part in page.split('src="')[1:] if ".js" in part.split('"')[0])
+    answers.append(httpx.get(base + asset if asset.startswith("/") else f"{base}/{asset}"))
+    assert [r.status_code for r in answers] == [200, 200, 200, 200, 200, 404, 413, 200]
+    for r in answers:
+        assert r.headers.get("x-content-type-options") == "nosniff", r.request.url
+        assert r.headers.get("x-frame-options") == "DENY", r.request.url
+        assert "frame-ancestors 'none'" in r.headers.get("content-security-policy", ""), r.request.url
+        assert r.headers.get("referrer-policy") == "same-origin", r.request.url
+        assert len(r.headers.get_list("x-content-type-options")) == 1, r.request.url
