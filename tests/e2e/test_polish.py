@@ -100,6 +100,15 @@ def test_visitor_sees_the_join_form_first_and_the_host_manages_computer_seats(e2
     expect(host.locator("#add-bot")).to_be_enabled()
     assert _markers(host, "#seats .seat:not(.empty)") == ["A", "B", "⚙"]
     expect(visitor.locator(".seat:not(.empty)")).to_have_count(3)
+    # A person's seat too (someone filling a listed room's seats): Ben loses it and watches on,
+    # the join form back on his page; the host's own seat has no Remove.
+    assert host.locator('.seat[data-seat="0"] .remove-bot').count() == 0
+    expect(host.locator('.seat[data-seat="1"] .remove-bot')).to_have_attribute(
+        "aria-label", "Remove this player from the seat (they watch on): Ben")
+    host.locator('.seat[data-seat="1"] .remove-bot').click()
+    expect(visitor.locator(".seat.mine")).to_have_count(0)
+    expect(visitor.locator("#join-name")).to_be_visible()
+    expect(host.locator(".seat:not(.empty)")).to_have_count(2)
 
 
 def test_four_players_desktop_log_in_view_and_phone_table(e2e_server, new_page, shots):

@@ -62,7 +62,7 @@ export default {
   "room.seats_full": "Alle Plätze sind besetzt.",
   "room.remove_bot": "Entfernen",
   "room.remove_bot_title": "Diesen Computerspieler entfernen",
-  "room.remove_person_title": "Diesen Platz freigeben (die Person schaut weiter zu)",
+  "room.remove_person_title": "Entfernen: die Person verliert den Platz und schaut weiter zu",
   "room.level": "Stufe",
   "room.waiting_for_host": "Warten, bis der Gastgeber das Spiel startet…",
   "room.full": "Alle Plätze sind besetzt. Du schaust als Zuschauer zu.",

@@ -62,7 +62,7 @@ export default {
   "room.seats_full": "All seats are taken.",
   "room.remove_bot": "Remove",
   "room.remove_bot_title": "Remove this computer player",
-  "room.remove_person_title": "Free this seat (the player watches on)",
+  "room.remove_person_title": "Remove this player from the seat (they watch on)",
   "room.level": "Level",
   "room.waiting_for_host": "Waiting for the host to start the game…",
   "room.full": "All seats are taken. You are watching as a spectator.",
