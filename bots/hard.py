@@ -5,13 +5,14 @@ Each round draws a fresh determinization of the hidden information (``bots.deter
 the draw-pile order, unknown VP-pile cards, and opponents' hands when no history is given)
 and one playout seed; every candidate action is applied to that same determinization with the
 engine and followed by a short playout with a cheap heuristic policy for every seat
-(``playout_action``) seeded alike, and the leaf is scored with the heuristic evaluation mapped
-to a 0..1 win chance (a finished game scores 1, 1/k for a k-way shared win, or 0). So the
-candidates are compared on paired samples (one simulation = one candidate's playout).
-Root candidates are the normal player's pruned moves; each starts with the normal player's
-one-ply score as a prior worth ``PRIOR_VISITS`` simulations, so with very little time the hard
-player falls back to the normal player's choice. The search stops at ``time_budget_s`` (wall
-clock) or after ``max_simulations`` simulations, whichever comes first.
+(``playout_action``) seeded alike, and the leaf is scored with the fitted evaluation's win
+chance of the seat (``evaluation.win_chances``: 0..1; a finished game scores 1, 1/k for a
+k-way shared win, or 0). So the candidates are compared on paired samples (one simulation =
+one candidate's playout). Root candidates are the normal player's pruned moves; each starts
+with its one-ply win chance (the same evaluation) as a prior worth ``PRIOR_VISITS``
+simulations, so with very little time the hard player plays the candidate the evaluation
+likes best one ply deep. The search stops at ``time_budget_s`` (wall clock) or after
+``max_simulations`` simulations, whichever comes first.
 """
 
 from __future__ import annotations
@@ -25,9 +26,10 @@ from engine import Action, GameState, apply_action, is_over, legal_actions
 
 from .cards import ICONS, VALUE
 from .determinize import Knowledge, determinize
+from .evaluation import win_chances
 from .heuristic import (DEFAULT_WEIGHTS, Board, Weights, horizon, player_value, projected_vp,
-                        relative_score, win_probability)
-from .policies import choose_token, insurance_choice, prune_buys, score_actions
+                        relative_score)
+from .policies import choose_token, insurance_choice, prune_buys, score_actions, settle
 
 PRIOR_VISITS = 3.0
 MAX_CANDIDATES = 6
@@ -116,7 +118,7 @@ def _playout(state: GameState, me: int, plies: int, rng: random.Random, w: Weigh
             break
         p = state.to_act
         state = apply_action(state, p, playout_action(state, p, rng, w))
-    return win_probability(Board.from_game(state), me, w)
+    return win_chances(Board.from_game(state))[me]
 
 
 def _playout_detail(state: GameState, me: int, plies: int, rng: random.Random,
@@ -129,7 +131,7 @@ def _playout_detail(state: GameState, me: int, plies: int, rng: random.Random,
         p = state.to_act
         state = apply_action(state, p, playout_action(state, p, rng, w))
     board = Board.from_game(state)
-    wins = [win_probability(board, p, w) for p in range(board.n)]
+    wins = win_chances(board)
     return wins[me], projected_vp(board, me, w), wins
 
 
@@ -192,12 +194,12 @@ def search(view: dict, know: Knowledge, rng: random.Random, time_budget_s: float
         scored.sort(key=lambda t: -t[0])
         scored = scored[:MAX_CANDIDATES]
         cands = [a for _, a in scored]
-        scale = 3.0
-        priors = [1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, s / scale)))) for s, _ in scored]
         if include is not None and include not in cands:
-            (own, _), = score_actions(state, seat, [include], w)
             cands[-1] = include
-            priors[-1] = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, own / scale))))
+        # the prior: the leaf's evaluation one ply deep (a pending insurance round settled
+        # greedily), the seat's fitted win chance (``evaluation.win_chances``)
+        priors = [win_chances(Board.from_game(settle(apply_action(state, seat, a), w)))[seat]
+                  for a in cands]
     keep = cands.index(include) if include is not None else -1
     if playout_plies is None:
         playout_plies = 2 * know.n
