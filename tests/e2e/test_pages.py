@@ -23,8 +23,8 @@ from .helpers import goto, EVIL_NAME, choose_token, create_room, join_room, my_s
 # the chat with Start's reason for a free seat 2 KB; issue 31's pace choice, long clock and the
 # hook of the lazy pace.js 1.3 KB; in "Learn to play" the log says the guide showed the move
 # (logview.js and both catalogues' line, 0.2 KB) (docs/ui.md "Page weight").
-BUDGET_BYTES = 218 * 1000  # 205 KB until issues 32/33, 215 KB until the guide's log line, 216 KB until the
-# top bar's and the player rows' fit (docs/ui.md "Page weight")
+BUDGET_BYTES = 219 * 1000  # 205 KB until issues 32/33, 215 KB until the guide's log line, 216 KB until the
+# top bar's and the player rows' fit, 218 KB until the Remove on a person's seat (docs/ui.md "Page weight")
 
 
 def _loaded_js_css(page) -> dict[str, int]:
