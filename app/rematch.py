@@ -20,7 +20,7 @@ from .refusals import Refusal
 from .models import Room, Seat
 from .records import drop_current_log, finished_game_values, store_game
 from .pace import reset_away
-from .rooms import HOST_SEAT
+from .rooms import remove_seat
 
 
 async def play_again(session: AsyncSession, room: Room, seat: Seat, game: int | None) -> bool:
@@ -64,9 +64,6 @@ async def play_again(session: AsyncSession, room: Room, seat: Seat, game: int | 
 async def leave_seat(session: AsyncSession, room: Room, seat: Seat) -> None:
     """Before a game starts, a person gives up their seat (it is free again; their token no
     longer belongs to a seat of the room). 409 `host_cannot_leave` for the host (seat 0),
-    409 `game_started` once the game runs."""
-    if room.status != "waiting":
-        raise Refusal("game_started")
-    if seat.seat == HOST_SEAT:
-        raise Refusal("host_cannot_leave")
-    room.seats.remove(seat)
+    409 `game_started` once the game runs. The same step as the host freeing it
+    (`rooms.remove_seat`)."""
+    await remove_seat(session, room, seat.seat)

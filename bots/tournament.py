@@ -97,7 +97,7 @@ def _choose(view: dict, level: str, root: str | None = None, **kw) -> tuple[dict
 
 def bots_at(root: str) -> ModuleType:
     """The ``bots`` package of another checkout at ``root`` (a directory holding ``bots/``, e.g.
-    ``git worktree add /tmp/before <commit>``), imported once per process as ``bots_at_root``
+    ``git worktree add /tmp/before <commit>``), imported once per process as ``bots_at_<hash of its path>``
     beside this one: the previous hard player against the current one on the same deals
     (docs/bots.md "A stronger hard player?"). It plays with this checkout's ``engine`` (its
     contract is stable, docs/engine.md). Raises ``FileNotFoundError`` without ``root/bots``."""

@@ -80,6 +80,12 @@ async function removeSeat(seat, button) {
   } catch (err) { toast(errorText(err.code, err.fields)); button.disabled = false; }
 }
 
+/** The host's "✕ Remove" on seat `seat`: `title`, and the seat's `name` in its accessible name. */
+function removeButton(seat, title, name) {
+  return h("button", { type: "button", class: "btn small remove-bot", title, "aria-label": title + ": " + name,
+    onClick: (ev) => removeSeat(seat, ev.currentTarget) }, "✕ " + t("room.remove_bot"));
+}
+
 /** (Host.) Hints allowed or not (POST /api/rooms/{code}/hints). */
 async function setHints(allowed) {
   try { await api("POST", `/api/rooms/${enc(CODE)}/hints`, { allowed }); }
@@ -150,10 +156,8 @@ export function waitingView(ctx, onJoined) {
         t("room.seat_link")) : null,
       // The host frees any other seat: a computer player's, or a person's (someone filling a
       // listed room's seats, a friend in the wrong room), who then watches.
-      isHost && s !== room.host_seat ? h("button", { type: "button", class: "btn small remove-bot",
-        title: t(p.bot ? "room.remove_bot_title" : "room.remove_person_title"),
-        "aria-label": t(p.bot ? "room.remove_bot_title" : "room.remove_person_title") + ": " + playerName(room, s),
-        onClick: (ev) => removeSeat(s, ev.currentTarget) }, "✕ " + t("room.remove_bot")) : null));
+      isHost && s !== room.host_seat ? removeButton(s, t(p.bot ? "room.remove_bot_title" : "room.remove_person_title"),
+        playerName(room, s)) : null));
   }
   const note = room.you !== null
     ? [tn("room.you_are", { name: nameTag(room, room.you) }), isHost ? "" : " " + t("room.waiting_for_host")]
