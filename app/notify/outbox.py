@@ -14,18 +14,21 @@
   overwrite what another sender did.
 - `prune`: rows done with (sent, dropped, dead) of decisions that are no longer current go
   after KEEP_S; a `result` row stays (it is how a finished game is known to be told), and so
-  does every row of a decision still to be made (the scan would enqueue it again).
+  does every row of the decisions still to be made (the scan would enqueue it again): a seat's
+  `turn` row is its run's, keyed by the run's start (`run_start`; triggers.py), so a run that
+  lasts longer than KEEP_S keeps it.
 """
 from __future__ import annotations
 
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, bindparam, delete, or_, select, update
+from sqlalchemy import and_, bindparam, delete, func, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
 
-from ..models import OutboxRow, Room, utcnow
+from ..models import ActionRow, OutboxRow, Room, utcnow
 
 #: Seconds a claimed row stays with its sender: longer than a delivery's timeouts (5 s connect,
 #: 5 s read, the rechecks), so it expires only when the sender died.
@@ -130,13 +133,27 @@ def backoff_s(attempts: int, base_s: float = 2.0) -> float:
     return min(3600.0, base_s * 2.0 ** (max(1, attempts) - 1))
 
 
+def run_start(room_id, seat, a=None):
+    """The version at which `seat`'s current run of decisions in room `room_id` began (both SQL
+    expressions, e.g. columns of the outer query): the version of the last action by another
+    seat, 0 when there was none -- a correlated scalar subquery, answered from the end of the
+    room's (room_id, version) index (ActionRow holds the current game's actions only)."""
+    a = a if a is not None else aliased(ActionRow)
+    last = (select(a.version).where(a.room_id == room_id, a.seat != seat)
+            .order_by(a.version.desc()).limit(1).scalar_subquery())
+    return func.coalesce(last, 0)
+
+
 async def prune(session: AsyncSession, before: datetime) -> int:
     """Delete the rows created before `before` that are done with (not pending), are no
-    `result`, and whose decision (game_no, version) is not the room's current one in play
-    (module docstring) → rows deleted. Does not commit."""
+    `result`, and are not of the current run of decisions of the room's seat to act (the
+    run's `turn`, its reminders: module docstring) → rows deleted. Does not commit."""
     o = OutboxRow.__table__
+    # A row of the seat to act's current run of decisions (its `turn` at the run's start, its
+    # reminders since): the scan would enqueue it again.
     current = select(Room.id).where(Room.id == o.c.room_id, Room.status == "playing", Room.game_no == o.c.game_no,
-                                    Room.version == o.c.version).exists()
+                                    Room.to_act == o.c.seat,
+                                    o.c.version >= run_start(Room.id, Room.to_act)).exists()
     result = await session.execute(delete(o).where(o.c.state != "pending", o.c.kind != "result",
                                                    o.c.created_at < before, ~current))
     return result.rowcount or 0

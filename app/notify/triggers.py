@@ -5,11 +5,15 @@ Every NOTIFY_POLL_S seconds in every process (and at once after an action this p
 committed) `scan` reads, in two indexed queries:
 
 - the rooms in play whose seat to act is a person (no computer player) with a live target, or
-  with a room webhook. A `turn` only when the decision is a new one: the previous action was
-  another seat's (or there was none); a seat that acts several times in a row is told once.
-  Rows: `turn` (due now) per target, and for a seat's own targets in a timed room a `reminder`
-  due at turn_at + 80 % of (deadline_at − turn_at) of the decision at this version (every
-  decision, also the next one of a seat in a row);
+  with a room webhook. A seat that acts several times in a row is told once: its `turn` row is
+  the run's, keyed and versioned by the run's start (`outbox.run_start`: the version of the last
+  action by another seat, 0 when there was none), so the scan enqueues the same row whichever
+  moment of the run it sees -- its first decision or a later one. (It was enqueued only when
+  the scan saw the run's first decision: a run played within one round of the loop was never
+  told, and the last seat of a quick exchange waited in silence.) Rows: `turn` (due now) per
+  target, and for a seat's own targets in a timed room a `reminder` due at turn_at + 80 % of
+  (deadline_at − turn_at) of the decision at this version (every decision, also the next one
+  of a seat in a row);
 - the rooms that are over with a webhook: a `result` row.
 """
 from __future__ import annotations
@@ -35,12 +39,11 @@ def reminder_due(turn_at: datetime, deadline_at: datetime) -> datetime:
 def _queries():
     """The two queries of `scan`, built once (they run every round of every process; building a
     statement costs more CPU than the database takes to answer it: docs/performance.md)."""
-    t, s, last = NotifyTarget, Seat, aliased(ActionRow)
+    t, s, a = NotifyTarget, Seat, aliased(ActionRow)
     turns = (select(Room.id, Room.game_no, Room.version, Room.to_act, Room.turn_at, Room.deadline_at, t.id, t.seat,
-                    last.seat)
+                    outbox.run_start(Room.id, Room.to_act, a))
              .join(s, and_(s.room_id == Room.id, s.seat == Room.to_act))
              .join(t, and_(t.room_id == Room.id, or_(t.seat == Room.to_act, t.seat == WEBHOOK_SEAT)))
-             .outerjoin(last, and_(last.room_id == Room.id, last.version == Room.version))
              .where(Room.status == "playing", Room.to_act.is_not(None), s.bot_level.is_(None),
                     s.token_hash.is_not(None), t.failed.is_(None)))
     told = select(OutboxRow.id).where(OutboxRow.target_id == t.id, OutboxRow.kind == "result",
@@ -58,13 +61,12 @@ async def scan(session: AsyncSession, now: datetime) -> int:
     """Enqueue every notification due by the rules above (module docstring) → rows offered
     (inserted or there already). Commits."""
     rows: list[dict] = []
-    for room_id, game_no, version, seat, turn_at, deadline_at, target_id, target_seat, last_seat in (
+    for room_id, game_no, version, seat, turn_at, deadline_at, target_id, target_seat, began in (
             await session.execute(_TURNS)).all():
-        base = {"target_id": target_id, "room_id": room_id, "seat": seat, "game_no": game_no, "version": version}
-        if last_seat is None or last_seat != seat:  # a new decision of this seat, not its next one in a row
-            rows.append({**base, "key": f"turn:{game_no}:{version}", "kind": "turn", "due_at": now})
+        base = {"target_id": target_id, "room_id": room_id, "seat": seat, "game_no": game_no}
+        rows.append({**base, "version": began, "key": f"turn:{game_no}:{began}", "kind": "turn", "due_at": now})
         if target_seat != WEBHOOK_SEAT and turn_at is not None and deadline_at is not None:
-            rows.append({**base, "key": f"reminder:{game_no}:{version}", "kind": "reminder",
+            rows.append({**base, "version": version, "key": f"reminder:{game_no}:{version}", "kind": "reminder",
                          "due_at": reminder_due(turn_at, deadline_at)})
     for room_id, game_no, version, target_id in (await session.execute(_RESULTS)).all():
         rows.append({"target_id": target_id, "room_id": room_id, "seat": None, "game_no": game_no, "version": version,
