@@ -133,12 +133,12 @@ def backoff_s(attempts: int, base_s: float = 2.0) -> float:
     return min(3600.0, base_s * 2.0 ** (max(1, attempts) - 1))
 
 
-def run_start(room_id, seat, a=None):
+def run_start(room_id, seat):
     """The version at which `seat`'s current run of decisions in room `room_id` began (both SQL
     expressions, e.g. columns of the outer query): the version of the last action by another
     seat, 0 when there was none -- a correlated scalar subquery, answered from the end of the
     room's (room_id, version) index (ActionRow holds the current game's actions only)."""
-    a = a if a is not None else aliased(ActionRow)
+    a = aliased(ActionRow)
     last = (select(a.version).where(a.room_id == room_id, a.seat != seat)
             .order_by(a.version.desc()).limit(1).scalar_subquery())
     return func.coalesce(last, 0)

@@ -22,9 +22,8 @@ from datetime import datetime
 
 from sqlalchemy import and_, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import aliased
 
-from ..models import WEBHOOK_SEAT, ActionRow, NotifyTarget, OutboxRow, Room, Seat
+from ..models import WEBHOOK_SEAT, NotifyTarget, OutboxRow, Room, Seat
 from . import outbox
 
 #: The share of a decision's time after which a reminder is due.
@@ -39,9 +38,9 @@ def reminder_due(turn_at: datetime, deadline_at: datetime) -> datetime:
 def _queries():
     """The two queries of `scan`, built once (they run every round of every process; building a
     statement costs more CPU than the database takes to answer it: docs/performance.md)."""
-    t, s, a = NotifyTarget, Seat, aliased(ActionRow)
+    t, s = NotifyTarget, Seat
     turns = (select(Room.id, Room.game_no, Room.version, Room.to_act, Room.turn_at, Room.deadline_at, t.id, t.seat,
-                    outbox.run_start(Room.id, Room.to_act, a))
+                    outbox.run_start(Room.id, Room.to_act))
              .join(s, and_(s.room_id == Room.id, s.seat == Room.to_act))
              .join(t, and_(t.room_id == Room.id, or_(t.seat == Room.to_act, t.seat == WEBHOOK_SEAT)))
              .where(Room.status == "playing", Room.to_act.is_not(None), s.bot_level.is_(None),
