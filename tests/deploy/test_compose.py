@@ -121,3 +121,19 @@ def _handlers(route: dict):
         yield h
         for sub in h.get("routes", []):
             yield from _handlers(sub)
+
+
+def test_every_container_log_is_rotated():
+    """Docker's default json-file driver keeps a container's whole log, and the app logs a line
+    per action at info: without rotation a busy server's disk fills up (docs/deploy.md "Logs").
+    Every service, the monitoring ones too, rotates at a bounded size and number of files."""
+    sizes = re.compile(r"\$\{LOG_MAX_SIZE:-(\d+)([kmg])\}")
+    for name, service in COMPOSE["services"].items():
+        logging = service.get("logging")
+        assert logging is not None, f"{name} keeps its whole log"
+        assert logging["driver"] == "json-file", name
+        size = sizes.fullmatch(str(logging["options"]["max-size"]))
+        assert size and int(size.group(1)) > 0, (name, logging)
+        files = re.fullmatch(r"\$\{LOG_MAX_FILES:-(\d+)\}", str(logging["options"]["max-file"]))
+        assert files and 1 <= int(files.group(1)) <= 20, (name, logging)
+

@@ -25,7 +25,7 @@ import pytest
 
 from tests.conftest import free_port
 
-from .docker_stack import Stack, docker_unavailable
+from .docker_stack import Stack, _run, docker_unavailable
 from .replica_load import Load
 from .support import proto
 from .test_settings import COMPOSE_DEFAULTS, FIXED, SETTINGS, _changed
@@ -146,6 +146,15 @@ def test_a_room_is_served_by_one_replica_and_survives_it_killed_mid_game(stack: 
     print(f"room on {home}, killed at version {killed_at}; then on {then}; game over at version {final}")
     room = httpx.get(f"{stack.http}/api/rooms/{code}", timeout=10).json()
     assert room["status"] == "over" and room["version"] == final
+
+
+def test_every_containers_log_is_rotated(stack: Stack):
+    """Docker itself rotates each container's log (compose's `logging`, docs/deploy.md "Logs"):
+    the json-file driver with the defaults of .env.example, as `docker inspect` reports it."""
+    for service in ("db", "app", "proxy"):
+        for cid in stack.containers(service):
+            config = json.loads(_run(["docker", "inspect", cid]).stdout)[0]["HostConfig"]["LogConfig"]
+            assert config == {"Type": "json-file", "Config": {"max-size": "20m", "max-file": "5"}}, (service, config)
 
 
 def test_every_env_setting_reaches_the_app_in_its_container(stack: Stack, tmp_path):
