@@ -267,11 +267,28 @@ def _deliver_to_service_worker(page, base: str, payload: dict) -> None:
     regs: list = []
     cdp.on("ServiceWorker.workerRegistrationUpdated", lambda e: regs.extend(e["registrations"]))
     cdp.send("ServiceWorker.enable")
-    _wait(lambda: any(r["scopeURL"] == base + "/" and not r["isDeleted"] for r in regs), "no registration", page=page)
-    rid = next(r["registrationId"] for r in regs if r["scopeURL"] == base + "/")
-    cdp.send("ServiceWorker.deliverPushMessage", {"origin": base, "registrationId": rid, "data": json.dumps(payload)})
-    _wait(lambda: page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.getNotifications())"
-                                ".then(n => n.length)") > 0, "the service worker showed nothing")
+
+    def live() -> list[dict]:
+        """The page's registrations as last reported (an id's newest update counts), not deleted."""
+        latest = {r["registrationId"]: r for r in regs}  # in the order reported: the newest wins
+        return [r for r in latest.values() if r["scopeURL"] == base + "/" and not r["isDeleted"]]
+
+    _wait(lambda: bool(live()), "no registration", page=page)
+    shown = ("navigator.serviceWorker.getRegistration().then(r => r.getNotifications()).then(n => n.length)")
+    # The newest live registration's worker gets the push. In one clean-clone run under load the
+    # worker showed nothing within 20 s of a single delivery (alone the test passes; the cause was
+    # not found), so the push is delivered again every 5 s until shown: the room's tag makes a
+    # repeat replace the first, and a worker that never shows one still fails the test.
+    end = time.monotonic() + 20
+    while time.monotonic() < end:
+        cdp.send("ServiceWorker.deliverPushMessage", {"origin": base, "registrationId": live()[-1]["registrationId"],
+                                                      "data": json.dumps(payload)})
+        try:
+            _wait(lambda: page.evaluate(shown) > 0, "", timeout=5, page=page)
+            return
+        except AssertionError:
+            continue
+    raise AssertionError(f"the service worker showed nothing (registrations seen: {regs})")
 
 
 def test_the_host_sets_the_room_webhook_and_the_panel_in_german(notify_server, new_page, shots):
