@@ -17,7 +17,7 @@ export function watchFit(els, mine) {
 }
 
 // A crowded top bar's steps (app.css [data-compact]; docs/ui.md "The top bar").
-const STEPS = 4;
+const STEPS = 5;
 
 /** The top bar on one row: the fewest steps that keep it from wrapping (docs/ui.md). */
 export function fitTopBar(bar) {
