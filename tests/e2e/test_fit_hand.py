@@ -235,11 +235,18 @@ def test_four_player_rows_and_the_chat_box_at_1366x768(buying, new_page, shots, 
     # the log to its newest line (the end of its newest entry), then the players' panel scrolls;
     # the text box and Send stay.
     page.evaluate("() => document.querySelectorAll('#players .player').forEach(e => e.style.minHeight = '125px')")
+    # The log keeps to its end through a ResizeObserver, whose callbacks run in the next frame's
+    # rendering step (before paint, so a player never sees it otherwise); measuring in the same
+    # task read the log before it had scrolled (CI at 12be957, both languages). Two frames on,
+    # the observer has run.
+    page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
     side = page.evaluate("""() => { const h = s => document.querySelector(s).getBoundingClientRect().height;
         const p = document.querySelector('.players-panel'), r = s => document.querySelector(s).getBoundingClientRect();
         const li = [...document.querySelectorAll('#log li')].pop().getBoundingClientRect(), ol = r('#log');
+        const o = document.querySelector('#log');
         return {chat_list: h('#chat-list'), log: h('.logbox'), scrolls: p.scrollHeight > p.clientHeight + 1,
-                entry: li.height > 0 && li.bottom - 16 >= ol.top - 1 && li.bottom <= ol.bottom + 4 && ol.bottom <= r('.logbox').bottom}; }""")
+                entry: li.height > 0 && li.bottom - 16 >= ol.top - 1 && li.bottom <= ol.bottom + 4 && ol.bottom <= r('.logbox').bottom,
+                at: [li.top, li.bottom, ol.top, ol.bottom, r('.logbox').bottom, o.scrollTop, o.clientHeight, o.scrollHeight].map(Math.round)}; }""")
     assert side["scrolls"] and side["chat_list"] < 30 and side["entry"], side
     assert _problems(page, "#chat-input, #chat-send", bar=False) == []
     page.screenshot(path=str(shots / f"fit-hand-4p-chat-tall-{lang}-1366x768.png"))
