@@ -85,9 +85,11 @@ def _buying(table: Table, view: dict) -> bool:
 
 
 def _after_tide(table: Table, view: dict) -> bool:
+    """With cards in seat 0's hand: insuring (R-pay-6) may have spent them all, and a page with
+    no hand has none to fit (the test then waited for a card in vain, once in a few deals)."""
     later = _since_payment(table)
     return (view["phase"] == "turn" and view["to_act"] == 0 and later is not None
-            and any(e["type"] == "black_tide" for e in later))
+            and any(e["type"] == "black_tide" for e in later) and len(view["players"][0]["hand"]) > 0)
 
 
 def _insuring(table: Table, view: dict) -> bool:
