@@ -8,7 +8,10 @@ the fields of the event::
     {"ts":...,"logger":"osaka.access","msg":"ws","path":"/ws/rooms/7KQ2M9XR4T",
      "accepted":true,"close_code":1000,"ms":61234.5,"client":"203.0.113.9"}
     {"ts":...,"logger":"osaka.live","msg":"action","room":"7KQ2M9XR4T","seat":1,
-     "action":"buy","version":17,"outcome":"applied","by":"player"}
+     "action":"buy","version":17,"outcome":"stale_version","by":"player"}
+
+An action's line is at `info` for a refusal or a duplicate and at `debug` when it was applied
+(app/live/actions/attempt.py `Attempt.note`: a busy server's moves are counted in /metrics).
 
 What is never logged: seat tokens, the Authorization and Cookie headers, query strings, action
 payloads (cards of a hand, payments) — an action line carries its type and outcome code only.

@@ -4,7 +4,8 @@
     python bench/load.py --url http://127.0.0.1:PORT [--server-pid PID] --rooms 50
 
 Without `--url` it starts `osaka serve` itself (127.0.0.1, a free port, `BOT_DELAY_S=0`, the
-default `LOG_LEVEL=info`: one log line per action, as deployed; `--env KEY=VALUE` adds more) on a
+default `LOG_LEVEL=info`, as deployed: a line per refused action, none per applied one; `--env
+KEY=VALUE` adds more) on a
 fresh database for every step: a new SQLite file, or the PostgreSQL database `osaka_bench`
 (dropped and created again; `--pg-admin-url` names the server). Each step:
 

@@ -20,9 +20,10 @@ imported, not copied). For every step:
    `--policy round-robin` they are usually on different replicas and see each other's moves
    through PostgreSQL: LISTEN/NOTIFY, app/live/fanout/postgres.py, read back).
 4. CPU share over the measured window (percent of one core) and peak RSS of every replica and
-   of Caddy (psutil); from each replica's log (one `ws` line per WebSocket, one `action` line
-   per action outcome, app/logs.py) the accepted WebSockets and applied actions per replica,
-   and how many rooms had their 4 sockets on more than one replica.
+   of Caddy (psutil); from each replica's log (one `ws` line per WebSocket, app/logs.py) the
+   accepted WebSockets, from its `/metrics` (`osaka_actions_total{outcome="applied"}`, read
+   with the bench's METRICS_TOKEN at the end of the step) the applied actions per replica, and
+   how many rooms had their 4 sockets on more than one replica.
 
 Prints a table (load.py's columns, `cpu%`/`cpu ms` being the sum over the replicas, plus the
 proxy's CPU and the spread) and writes a JSON list, one object per step: load.py's keys plus
@@ -45,6 +46,9 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+import httpx
+from prometheus_client.parser import text_string_to_metric_families
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import load  # noqa: E402 - bench/load.py, next to this file
@@ -99,19 +103,32 @@ def pg_database_stats(admin_url: str) -> dict[str, int]:
     return load.asyncio.run(query())
 
 
+#: The replicas' METRICS_TOKEN (their /metrics tell the actions each applied: `applied_actions`).
+METRICS_TOKEN = "proxy-load-bench"
+
+
+def applied_actions(base_url: str) -> int:
+    """The actions a replica applied since it started: the sum of its
+    `osaka_actions_total{outcome="applied"}` (app/metrics.py; an applied action's log line is at
+    `debug`, so the log at `info` does not hold them)."""
+    text = httpx.get(f"{base_url}/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"},
+                     timeout=30).raise_for_status().text
+    return int(sum(sample.value for family in text_string_to_metric_families(text)
+                   for sample in family.samples
+                   if sample.name == "osaka_actions_total" and sample.labels.get("outcome") == "applied"))
+
+
 def log_spread(log_paths: list[Path]) -> tuple[list[dict], int]:
-    """Per replica log → [{"ws": accepted WebSockets, "applied": applied actions}] and the number
-    of rooms whose accepted sockets were on more than one replica."""
+    """Per replica log → [{"ws": accepted WebSockets}] and the number of rooms whose accepted
+    sockets were on more than one replica."""
     per, rooms_on = [], {}
     for i, path in enumerate(log_paths):
-        ws = applied = 0
+        ws = 0
         for rec in log_records(path.read_text(errors="replace")):
             if rec.get("msg") == "ws" and rec.get("accepted"):
                 ws += 1
                 rooms_on.setdefault(rec.get("path", ""), set()).add(i)
-            elif rec.get("msg") == "action" and rec.get("outcome") == "applied":
-                applied += 1
-        per.append({"ws": ws, "applied": applied})
+        per.append({"ws": ws})
     return per, sum(1 for on in rooms_on.values() if len(on) > 1)
 
 
@@ -124,7 +141,8 @@ def run_proxied_step(step: int, rooms: int, args, tmp: Path, caddy_bin: str, ext
     proxy = None
     try:
         for r in range(args.replicas):
-            servers.append(load.Server(db_url, work / f"replica{r}.log", extra_env).start())
+            servers.append(load.Server(db_url, work / f"replica{r}.log",
+                                       {"METRICS_TOKEN": METRICS_TOKEN, **extra_env}).start())
         proxy = CaddyProcess([f"127.0.0.1:{s.port}" for s in servers], work, caddy=caddy_bin,
                              policy=POLICIES[args.policy]).start()
         time.sleep(0.5)
@@ -134,6 +152,7 @@ def run_proxied_step(step: int, rooms: int, args, tmp: Path, caddy_bin: str, ext
                   "pg_sessions": lambda: pg_database_stats(args.pg_admin_url)["sessions"],
                   "pg_commits": lambda: pg_database_stats(args.pg_admin_url)["xact_commit"]}
         row = load.run_step(proxy.base_url, None, rooms, args, None, watch=watch, probes=probes)
+        applied = [applied_actions(s.base_url) for s in servers]
     except Exception:
         for s in servers:
             print(f"{s.log_path.name} tail:\n{s.log_tail(1500)}", file=sys.stderr)
@@ -147,7 +166,8 @@ def run_proxied_step(step: int, rooms: int, args, tmp: Path, caddy_bin: str, ext
             s.stop()
     spread, split = log_spread([s.log_path for s in servers])
     procs = row.pop("procs")
-    replicas = [{"port": s.port, **procs[f"replica{r}"], **spread[r]} for r, s in enumerate(servers)]
+    replicas = [{"port": s.port, **procs[f"replica{r}"], **spread[r], "applied": applied[r]}
+                for r, s in enumerate(servers)]
     cpu = sum(r["cpu_pct"] for r in replicas)
     row.update({
         "db": "postgres", "via": "caddy", "policy": args.policy, "replicas": replicas,

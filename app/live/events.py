@@ -56,7 +56,7 @@ class Events:
         for handler in self._handlers.get(type(event), ()):
             try:
                 result = handler(event)
-                if inspect.isawaitable(result):
+                if result is not None and inspect.isawaitable(result):  # (None: a plain function's)
                     await result
             except Exception:
                 log.exception("handler of %s failed", type(event).__name__)

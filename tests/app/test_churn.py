@@ -94,7 +94,7 @@ def test_a_seat_churning_sockets_keeps_memory_flat_and_the_game_going(server_fac
     process, tests/app/churner.py): beyond its connection rate it is refused with 4429
     `too_many_connections`, the game goes on (its own turns too), every move of the other
     players is applied and reaches them, and the server's memory stays flat after a warm-up."""
-    srv = server_factory(LOG_LEVEL="info")
+    srv = server_factory(LOG_LEVEL="debug")  # an applied action's `action` line is at debug
     server = psutil.Process(srv.proc.pid)
     code, tokens = new_game(srv.base_url, 4)  # seats 0-2 play on steady sockets, seat 3 churns
     # At the lowest CPU priority: the churning client stands for one on another machine, and a

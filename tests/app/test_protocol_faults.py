@@ -68,7 +68,7 @@ def test_a_bot_move_refused_after_the_seat_was_taken_back_is_logged_once(server_
     2 s, Bob's socket at load 10-20 sometimes came after the move, which is a legitimate order:
     the seat was still the computer's; that was this test's intermittent failure). Asserted
     explicitly, so such a failure names its cause."""
-    srv = server_factory(BOT_DELAY_S="5", BOT_TIME_BUDGET_S="0.05", LOG_LEVEL="info")
+    srv = server_factory(BOT_DELAY_S="5", BOT_TIME_BUDGET_S="0.05", LOG_LEVEL="debug")  # applied lines too
     code, (host, bob) = new_game(srv.base_url, 2)
 
     async def scenario():

@@ -59,8 +59,8 @@ class Cluster:
 def cluster(migrated_url, tmp_path):
     if shutil.which("caddy") is None:
         pytest.fail("no caddy on PATH: `make test-debs` installs Debian's caddy")
-    # info: one `action` line per applied action tells which replica applied it
-    replicas = [Server(migrated_url, tmp_path / f"replica{i}.log", LOG_LEVEL="info") for i in range(REPLICAS)]
+    # debug: one `action` line per applied action tells which replica applied it (app/live/actions/attempt.py)
+    replicas = [Server(migrated_url, tmp_path / f"replica{i}.log", LOG_LEVEL="debug") for i in range(REPLICAS)]
     proxy = None
     try:
         for r in replicas:

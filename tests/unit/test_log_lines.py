@@ -44,3 +44,21 @@ def test_a_line_is_one_json_object_with_the_fields_whatever_they_hold():
     assert json.loads(formatter.format(_record(0.0, when=datetime(2026, 1, 2, 3, 4, 5))))["when"] == \
         "2026-01-02T03:04:05"
     assert json.loads(formatter.format(_record(0.0, path=PurePosixPath("/a/b"))))["path"] == "/a/b"
+
+
+def test_an_applied_action_is_logged_at_debug_and_every_other_outcome_at_info(caplog):
+    """At `info` (as deployed) a busy server writes no line per move: an applied action's line is
+    at `debug`; a refusal or a duplicate, which a host looks for, at `info`
+    (app/live/actions/attempt.py `Attempt.note`, docs/deploy.md "Logs")."""
+    from app.live.actions.attempt import Attempt
+
+    def lines(level: int) -> list[tuple[str, str]]:
+        caplog.clear()
+        with caplog.at_level(level, logger="osaka.live"):
+            for outcome in ("applied", "stale_version", "duplicate", "payment_too_small"):
+                Attempt("7KQ2M9XR4T", 1, "a1", 4, {"type": "buy"}, None, False).note(outcome, 5)
+        return [(r.levelname, r.fields["outcome"]) for r in caplog.records if r.name == "osaka.live"]
+
+    assert lines(logging.INFO) == [("INFO", "stale_version"), ("INFO", "duplicate"), ("INFO", "payment_too_small")]
+    assert lines(logging.DEBUG) == [("DEBUG", "applied"), ("INFO", "stale_version"), ("INFO", "duplicate"),
+                                    ("INFO", "payment_too_small")]
