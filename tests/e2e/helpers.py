@@ -63,6 +63,21 @@ def goto(page, url: str) -> None:
     page.wait_for_selector("html[data-ready]", state="attached")
 
 
+def rendered(page) -> None:
+    """Wait until the page has rendered twice: what its ResizeObservers do (the top bar's steps,
+    static/js/fit.js; the log kept at its end, room.js) runs in a frame's rendering step, after
+    the change that caused it, so a measure taken in the same task as a resize or a style change
+    reads the page before them (test_fit_hand failed so in CI)."""
+    page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
+def resize(page, size: dict) -> None:
+    """`page.set_viewport_size(size)`, then `rendered`: what is measured next is the page as
+    laid out at that size, its ResizeObservers run."""
+    page.set_viewport_size(size)
+    rendered(page)
+
+
 def create_room(page, base: str, name: str, public: bool = True) -> str:
     """Create a room from the home page; returns its code (the page is now in the room)."""
     goto(page, base + "/")

@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout, expect
 
 from .driver import Table, greedy
-from .helpers import goto
+from .helpers import goto, rendered
 
 SIZES = [{"width": 360, "height": 640}, {"width": 390, "height": 844},
          {"width": 1366, "height": 768}, {"width": 1920, "height": 1080}]
@@ -239,9 +239,8 @@ def test_four_player_rows_and_the_chat_box_at_1366x768(buying, new_page, shots, 
     page.evaluate("() => document.querySelectorAll('#players .player').forEach(e => e.style.minHeight = '125px')")
     # The log keeps to its end through a ResizeObserver, whose callbacks run in the next frame's
     # rendering step (before paint, so a player never sees it otherwise); measuring in the same
-    # task read the log before it had scrolled (CI at 12be957, both languages). Two frames on,
-    # the observer has run.
-    page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    # task read the log before it had scrolled (CI at 12be957, both languages).
+    rendered(page)
     side = page.evaluate("""() => { const h = s => document.querySelector(s).getBoundingClientRect().height;
         const p = document.querySelector('.players-panel'), r = s => document.querySelector(s).getBoundingClientRect();
         const li = [...document.querySelectorAll('#log li')].pop().getBoundingClientRect(), ol = r('#log');

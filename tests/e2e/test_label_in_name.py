@@ -10,13 +10,13 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import DESKTOP, PHONE
-from .helpers import audit, create_room, farm, goto
+from .helpers import audit, create_room, farm, goto, resize
 from .test_keyboard import _draft_until_my_turn
 
 
 def _both_widths(page, where: str) -> None:
     for size in (DESKTOP, PHONE):
-        page.set_viewport_size(size)
+        resize(page, size)
         audit(page, f"{where} {size['width']}")
     page.set_viewport_size(DESKTOP)
 

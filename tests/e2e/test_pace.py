@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import E2EServer
-from .helpers import create_room, goto, join_room
+from .helpers import create_room, goto, join_room, resize
 
 TEST_S = 7200  # TURN_BASED_TEST_S: two hours, so the clock shows the long form ("1 hr 59 min", the same words as My games)
 
@@ -51,7 +51,7 @@ def test_turn_based_room_with_away_and_pause(turn_server, new_page, shots):
     expect(host.locator("#clock")).to_have_text(re.compile(r"^[12] hr \d+ min$"))
     # On a phone the table's top bar is two rows, also in German with the widest room code: the
     # room and the page's buttons, then the turn line, the clock, Chat and the bell.
-    bob.set_viewport_size({"width": 360, "height": 640})
+    resize(bob, {"width": 360, "height": 640})
     rows = bob.evaluate("""() => {
       const code = document.querySelector('#room-code'), was = code.textContent;
       code.textContent = 'WMWMWMWMWM';
