@@ -113,6 +113,17 @@ async def finish(session: AsyncSession, row_id: int, lease: datetime, state: str
     return result.rowcount == 1
 
 
+async def release(session: AsyncSession, rows: dict[int, datetime]) -> int:
+    """Give back claimed rows not started (`rows`: id → lease as claimed), due as they were:
+    the process is stopping, and another sends them at once instead of after `LEASE_S`
+    (app/notify/service.py `Notify.close`) → rows given back. Does not commit."""
+    o = OutboxRow.__table__
+    given = 0
+    for row_id, lease in rows.items():
+        given += (await session.execute(update(o).where(_mine(row_id, lease)).values(lease_until=None))).rowcount
+    return given
+
+
 async def defer(session: AsyncSession, row_id: int, lease: datetime, due_at: datetime,
                 failed: bool = False, error: str | None = None) -> bool:
     """Give a claimed row back, due again at `due_at`; `failed` counts one more failed try.

@@ -110,28 +110,53 @@ class Sender:
         self.seat_limits = parse_limits(settings.notify_seat_limit)
         self.room_limits = parse_limits(settings.notify_room_limit)
         self.sent = 0  # notifications this process delivered
+        self.stopping = False  # set by `Notify.close`: nothing more is claimed or started
+        self.sending = 0       # rows being handled now (`one` under way)
+        self._unstarted: dict[int, datetime] = {}  # claimed here, not started: id → lease
 
     async def run_once(self) -> int:
         """Claim the due rows and handle them: one room's one after the other (so its rate is
         counted with the previous one sent), at most PARALLEL rooms at a time → rows claimed.
         (Two processes may each hold one row of a room at once: across processes the rates
-        are a bound each process keeps, not a shared one.)"""
+        are a bound each process keeps, not a shared one.) Once `stopping`, claims nothing
+        (→ 0) and starts no row more: those claimed wait for `release`."""
+        if self.stopping:
+            return 0
         async with self.sessions() as session:
             claimed = await outbox.claim(session)
         gate = asyncio.Semaphore(PARALLEL)
         by_room: dict[int, list[tuple[int, datetime]]] = {}
         for row_id, lease, room_id in claimed:
             by_room.setdefault(room_id, []).append((row_id, lease))
+            self._unstarted[row_id] = lease
 
         async def room(rows: list[tuple[int, datetime]]) -> None:
             async with gate:
                 for row_id, lease in rows:
+                    if self.stopping:
+                        return
+                    self._unstarted.pop(row_id, None)
+                    self.sending += 1
                     try:
                         await self.one(row_id, lease)
                     except Exception:
                         log.exception("notification %s failed unexpectedly", row_id)
+                    finally:
+                        self.sending -= 1
         await asyncio.gather(*(room(rows) for rows in by_room.values()))
         return len(claimed)
+
+    async def release(self) -> int:
+        """Give back the rows claimed here and not started (`outbox.release`), so that another
+        process sends them at once rather than when their lease runs out (`outbox.LEASE_S`,
+        60 s): at a stop (`Notify.close`) → rows given back. Raises what the database raises."""
+        rows, self._unstarted = self._unstarted, {}
+        if not rows:
+            return 0
+        async with self.sessions() as session:
+            given = await outbox.release(session, rows)
+            await session.commit()
+        return given
 
     async def _over_rate(self, session: AsyncSession, target: NotifyTarget, now: datetime) -> datetime | None:
         """When a notification of this target's seat / room may go next, if a rate is full now."""

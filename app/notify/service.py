@@ -31,6 +31,8 @@ log = logging.getLogger("osaka.notify")
 PRUNE_EVERY_S = 3600
 #: A round of the loop starts at most this often (s), however often actions nudge it.
 MIN_ROUND_S = 0.5
+#: At a stop, how long the deliveries under way may take to finish (s; `Notify.close`).
+CLOSE_GRACE_S = 3.0
 
 
 class Notify:
@@ -103,10 +105,23 @@ class Notify:
         self._task = asyncio.get_running_loop().create_task(self.run(), name="notify")
 
     async def close(self) -> None:
-        """Stop the loop; a delivery under way is cut off (its row's lease runs out, so it is
-        tried again by whichever process comes next)."""
+        """Stop the loop: nothing more is claimed or started; the deliveries under way get up to
+        CLOSE_GRACE_S to finish, then are cut off (such a row's lease runs out, `outbox.LEASE_S`,
+        and whichever process comes next tries it again: it may have been delivered, so it is
+        not given back sooner); the rows claimed here and not started are given back at once
+        (`Sender.release`), so another process sends them now. (A graceful stop during a
+        delivery round held a turn's notification back for a minute: test_across_days's
+        restart.)"""
+        self.sender.stopping = True
+        end = time.monotonic() + CLOSE_GRACE_S
+        while self.sender.sending and time.monotonic() < end and self._task is not None and not self._task.done():
+            await asyncio.sleep(0.02)
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
             self._task = None
+        try:
+            await self.sender.release()
+        except Exception as exc:  # the database is gone: the leases run out instead
+            log.warning("could not give back the claimed notifications: %s", exc)

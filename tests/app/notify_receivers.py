@@ -185,6 +185,7 @@ class _HookHandler(BaseHTTPRequestHandler):
         with owner.lock:
             owner.received.append({"path": self.path, "raw": raw, "payload": json.loads(raw) if raw else None,
                                    "status": owner.status})
+        time.sleep(owner.delay)  # a slow receiver (recorded when it came, answered later)
         self.send_response(owner.status)
         if owner.location:
             self.send_header("Location", owner.location)
@@ -199,6 +200,7 @@ class HookReceiver(_Server):
         super().__init__(_HookHandler)
         self.status = 200
         self.location: str | None = None  # sent with the answer (a redirect)
+        self.delay = 0.0  # seconds before each answer
 
     def url(self, path: str) -> str:
         """The Apprise json:// URL of `path` here."""

@@ -353,6 +353,46 @@ def test_a_restart_between_enqueue_and_send_loses_nothing(own_servers, receivers
     assert [r[:4] for r in rows] == [("turn", "turn:1:0", "sent", 1)]
 
 
+def test_a_graceful_stop_gives_back_the_notifications_it_claimed_and_did_not_start(own_servers, receivers):
+    """A stop (SIGTERM) during a round of deliveries: the one under way is cut off after the
+    grace (app/notify/service.py CLOSE_GRACE_S: it may have arrived, so its lease runs out
+    first), the ones claimed and not started are given back at once, and the next process sends
+    them now instead of a minute later (outbox.LEASE_S). The fault: test_across_days's
+    restart held a turn's webhook back past its 20 s (stop 44's full run)."""
+    hook, _ = receivers
+    hook.delay = 8.0  # the first delivery is under way when the server stops, and outlasts the grace
+    srv = own_servers(**FAST)
+    code, tokens = _two_seats(srv.base_url)
+    for seat, token in enumerate(tokens):
+        _put(srv.base_url, code, token, apprise=hook.url(f"s{seat}"))
+    r = httpx.put(f"{srv.base_url}/api/rooms/{code}/webhook", json={"url": hook.url("room")}, headers=auth(tokens[0]))
+    assert r.status_code == 200, r.text
+    start(srv.base_url, code, tokens[0])  # the first turn: its seat's and the room's, one after the other
+    _wait_until(lambda: len(hook.received) == 1, "the first delivery")
+    first = hook.received[0]["path"]
+    srv.stop()
+    rows = asyncio.run(_leases(srv.database_url, code))
+    given_back = [r for r in rows if r[0] == "pending" and r[1] is None and r[2] == 0]
+    assert len(rows) == 2 and len(given_back) == 1, rows
+    hook.delay = 0.0
+    own_servers(**FAST)
+    _wait_until(lambda: len(hook.received) >= 2, "the notification given back", timeout_s=20)
+    paths = [m["path"] for m in hook.received[:2]]
+    assert paths[0] == first and paths[1] != first and "/room" in paths, paths  # the turn's seat and the room
+
+
+async def _leases(url: str, code: str) -> list[tuple]:
+    """(state, lease_until, attempts) of the room's outbox rows."""
+    engine = create_async_engine(url)
+    try:
+        async with engine.connect() as conn:
+            return list((await conn.execute(text(
+                "SELECT o.state, o.lease_until, o.attempts FROM notify_outbox o JOIN rooms r ON r.id = o.room_id"
+                " WHERE r.code = :c ORDER BY o.id"), {"c": code})).all())
+    finally:
+        await engine.dispose()
+
+
 async def _play_when_told(clients: list[Client], actions: int, told: dict, seed: int = 7,
                           room_told=None) -> list[tuple[int, int]]:
     """Play `actions` actions, each seat acting on a new decision only once `told[seat]()`
