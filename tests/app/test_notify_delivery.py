@@ -376,9 +376,11 @@ def test_a_graceful_stop_gives_back_the_notifications_it_claimed_and_did_not_sta
     assert len(rows) == 2 and len(given_back) == 1, rows
     hook.delay = 0.0
     own_servers(**FAST)
-    _wait_until(lambda: len(hook.received) >= 2, "the notification given back", timeout_s=20)
-    paths = [m["path"] for m in hook.received[:2]]
-    assert paths[0] == first and paths[1] != first and "/room" in paths, paths  # the turn's seat and the room
+    # (the cut-off one may also come again sooner, when its try failed by a timeout first)
+    _wait_until(lambda: any(m["path"] != first for m in hook.received[1:]), "the notification given back",
+                timeout_s=20)
+    paths = {m["path"] for m in hook.received}
+    assert len(paths) == 2 and "/room" in paths, paths  # the turn's seat's and the room's
 
 
 async def _play_when_told(clients: list[Client], actions: int, told: dict, seed: int = 7,
