@@ -3,10 +3,12 @@ targets, their outbox and the VAPID keys. The database
 is the truth; memory only caches it.
 
 A started game is stored as a snapshot of its full state JSON on the room row (`rooms.state`,
-at `rooms.version` = number of actions, written in the same UPDATE as the version) plus the log
-of applied actions with the events each produced. Loading a game reads the snapshot and the log;
-it never replays the log through the engine, so a later engine, rules fix or Python cannot change
-a stored game (`rooms.rules_version` = the engine rules it runs under; docs/deploy.md).
+written every few actions in the same UPDATE as the version, and at the start and the end:
+`rooms.state_version` says which version it is at while that is behind `rooms.version`) plus
+the log of applied actions with the events each produced. Loading a game reads the snapshot and
+the log and plays only the few actions after the snapshot again, under the rules version the
+game carries (`rooms.rules_version`; docs/versioning.md, docs/deploy.md), so a later engine,
+rules fix or Python cannot change a stored game.
 """
 from __future__ import annotations
 
@@ -68,8 +70,10 @@ class PackedJSON(TypeDecorator):
 class Room(Base):
     """A room: code, visibility, status (waiting/playing/over), the game's seed and version.
 
-    From the start on: `state` = the engine's full state JSON after `version` actions (secret:
-    never sent to a client; deferred, so loading a room does not read it), `rules_version` =
+    From the start on: `state` = the engine's full state JSON after `state_version` actions, or
+    after `version` actions while `state_version` is null (secret: never sent to a client;
+    deferred, so loading a room does not read it; stored every few actions and at the end:
+    app/store/games.py `snapshot_due`, the actions after it are in the log), `rules_version` =
     the engine rules version the game was created under, `to_act` = the seat whose decision
     it is (null once over; lets a restart find the rooms where a computer player must move);
     `turn_limit_s`, `turn_at`, `deadline_at`: the turn timer (app/live/computer/timers.py)."""
@@ -95,6 +99,8 @@ class Room(Base):
     started_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     rules_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
     state: Mapped[dict | None] = mapped_column(JSON(none_as_null=True), nullable=True, deferred=True)
+    # The version `state` is at when older than `version` (null: at `version`; migration 0017).
+    state_version: Mapped[int | None] = mapped_column(Integer, nullable=True, deferred=True)
     to_act: Mapped[int | None] = mapped_column(Integer, nullable=True)
     # Hash of the creator's address (app/ratelimit.py) while the room waits; None after the start.
     creator_hash: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)

@@ -37,8 +37,8 @@ async def play_again(session: AsyncSession, room: Room, seat: Seat, game: int | 
         finished = await finished_game_values(session, room)  # read before the UPDATE clears it
         result = await session.execute(
             update(Room).where(Room.id == room.id, Room.status == "over", Room.game_no == number)
-            .values(status="waiting", game_no=number + 1, seed=None, state=None, rules_version=None,
-                    to_act=None, version=0, num_players=None, started_at=None)
+            .values(status="waiting", game_no=number + 1, seed=None, state=None, state_version=None,
+                    rules_version=None, to_act=None, version=0, num_players=None, started_at=None)
             .execution_options(synchronize_session=False))
         if result.rowcount == 1:
             if finished is not None:

@@ -21,19 +21,25 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Callable
 
-from sqlalchemy import bindparam, insert, update
+from sqlalchemy import bindparam, case, func, insert, null, update
 
 from ..models import ActionRow, Room
 
 _ROOMS = Room.__table__
+_STATE = bindparam("state", type_=_ROOMS.c.state.type)  # JSON(none_as_null=True): None binds NULL
 #: Optimistic concurrency: 0 rows when another process committed this version first.
-#: Parameters: room_id, old_version, new_version, new_status, and the game's snapshot after the
-#: action: state, to_act, turn_at, deadline_at (games.snapshot_values).
+#: Parameters: room_id, old_version, new_version, new_status, and the game after the action:
+#: state (its full JSON when the snapshot is stored with this action, `games.snapshot_due`;
+#: else None: the room keeps its snapshot, and `state_version` the version it is at), to_act,
+#: turn_at, deadline_at (games.snapshot_values). app/store/postgres.py says the same in one
+#: statement per batch.
 BUMP_VERSION = (update(_ROOMS)
                 .where(_ROOMS.c.id == bindparam("room_id"), _ROOMS.c.version == bindparam("old_version"),
                        _ROOMS.c.paused_at.is_(None))  # nothing counts while the host paused the game (app/pace.py)
                 .values(version=bindparam("new_version"), status=bindparam("new_status"),
-                        state=bindparam("state", type_=_ROOMS.c.state.type),
+                        state=func.coalesce(_STATE, _ROOMS.c.state),
+                        state_version=case((_STATE.is_(None), func.coalesce(_ROOMS.c.state_version,
+                                                                            _ROOMS.c.version)), else_=null()),
                         to_act=bindparam("to_act", type_=_ROOMS.c.to_act.type),
                         turn_at=bindparam("turn_at", type_=_ROOMS.c.turn_at.type),
                         deadline_at=bindparam("deadline_at", type_=_ROOMS.c.deadline_at.type)))

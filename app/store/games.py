@@ -1,15 +1,23 @@
 """A game in the database: the snapshot on its room row and the action log (app/models.py).
 
-After every action the room row holds the engine's full state JSON at `rooms.version`, written
-by the same UPDATE that bumps the version (`actions.BUMP_VERSION` with `snapshot_values`, in the
-action's transaction: app/live/actions/path.py); the action row holds the action and the events it
-produced. Loading or catching up a game reads these (`read_snapshot`, `read_log`) and never replays the
-log through the engine: what was committed is what every process and every later release loads.
+Every action's UPDATE moves the room's version (`actions.BUMP_VERSION`, in the action's
+transaction: app/live/actions/path.py); it stores the engine's full state JSON with it only
+when `snapshot_due` (every `SNAPSHOT_EVERY` versions and at the game's end; the game's start
+stores it too: `start_values`). In between the room row keeps the last snapshot and
+`rooms.state_version` says which version it is at (null: at `rooms.version`). The action row
+holds the action and the events it produced. Loading or catching up a game reads the snapshot
+and the log after it (`read_snapshot`, `read_log`) and plays the at most `SNAPSHOT_EVERY - 1`
+actions after the snapshot again (app/live/room/table.py `Table.load`), under the rules version
+the state carries (docs/versioning.md: the engine plays every rules version it ever had, the
+golden games hold it to that), so a later release never changes a stored game. Storing the
+full state with every action cost ~7 % of the action path (its `to_json` and JSON text) and the
+bytes of the room's row in every write (docs/performance.md "2026-12-07 (evening)").
 
 A finished game may have been compacted (app/records.py `compact_finished`): the room is still
-`over` with its snapshot, but its action rows are gone and its log is the `games` row of the
-room's `game_no` (packed). The log readers take the rows from there when the action rows do
-not hold the versions asked for (only then: an ordinary read costs nothing more).
+`over` with its snapshot (at its last version: `snapshot_due`), but its action rows are gone and
+its log is the `games` row of the room's `game_no` (packed). The log readers take the rows from
+there when the action rows do not hold the versions asked for (only then: an ordinary read
+costs nothing more).
 """
 from __future__ import annotations
 
@@ -53,6 +61,17 @@ def clock_values(state: Any, limit_s: int | None, now: datetime | None = None,
     return {"turn_at": now, "deadline_at": None if not limit_s else now + timedelta(seconds=limit_s)}
 
 
+#: The snapshot is stored with every action whose version is a multiple of this (and at the end).
+SNAPSHOT_EVERY = 8
+
+
+def snapshot_due(version: int, state: Any) -> bool:
+    """Whether the action that brings a game to `version` (≥ 1) with `state` stores the full
+    state with it (module docstring): every `SNAPSHOT_EVERY` versions, and always once the game
+    is over (records and compaction read a finished game's snapshot as its final state)."""
+    return version % SNAPSHOT_EVERY == 0 or engine.is_over(state)
+
+
 def snapshot_values(state: Any, limit_s: int | None = None, away_until: datetime | None = None) -> dict:
     """The room row's columns that follow the game state: `state` (full JSON), `to_act`, and
     the clock of the decision that begins now (`clock_values`, timer `limit_s`, the seat to
@@ -61,15 +80,21 @@ def snapshot_values(state: Any, limit_s: int | None = None, away_until: datetime
 
 
 def start_values(state: Any, limit_s: int | None = None, away_until: datetime | None = None) -> dict:
-    """The room row's game columns at the start (version 0): the snapshot and its rules version."""
-    return {**snapshot_values(state, limit_s, away_until), "rules_version": state.rules_version}
+    """The room row's game columns at the start (version 0): the snapshot (at version 0:
+    `state_version` null) and its rules version."""
+    return {**snapshot_values(state, limit_s, away_until), "state_version": None, "rules_version": state.rules_version}
 
 
-# The snapshot: seed, version and state read in ONE statement, so they belong together.
-SNAPSHOT = select(ROOMS.c.seed, ROOMS.c.version, ROOMS.c.state, ROOMS.c.turn_at,
+def stored_at(snap: Any) -> int:
+    """The version a snapshot row's `state` is at (`state_version`, or `version` when null)."""
+    return snap.version if snap.state_version is None else snap.state_version
+
+
+# The snapshot: seed, version, state and the version it is at read in ONE statement, so they belong together.
+SNAPSHOT = select(ROOMS.c.seed, ROOMS.c.version, ROOMS.c.state, ROOMS.c.state_version, ROOMS.c.turn_at,
                   ROOMS.c.deadline_at).where(ROOMS.c.id == bindparam("room_id"))
-# The log between two versions (after, upto], in order.
-LOG = (select(ACTIONS.c.version, ACTIONS.c.seat, ACTIONS.c.action_id, ACTIONS.c.events)
+# The log between two versions (after, upto], in order (the action too: played again after the snapshot).
+LOG = (select(ACTIONS.c.version, ACTIONS.c.seat, ACTIONS.c.action_id, ACTIONS.c.events, ACTIONS.c.action)
        .where(ACTIONS.c.room_id == bindparam("room_id"), ACTIONS.c.version > bindparam("after"),
               ACTIONS.c.version <= bindparam("upto"))
        .order_by(ACTIONS.c.version))
@@ -77,16 +102,16 @@ LOG = (select(ACTIONS.c.version, ACTIONS.c.seat, ACTIONS.c.action_id, ACTIONS.c.
 
 # Several rooms at once (PostgreSQL only: arrays; the cross-process catch-up, app/live/fanout/remote.py).
 # The snapshots of the rooms `ids`, with their status:
-SNAPSHOTS = select(ROOMS.c.id, ROOMS.c.seed, ROOMS.c.version, ROOMS.c.status, ROOMS.c.state, ROOMS.c.turn_at,
-                   ROOMS.c.deadline_at).where(ROOMS.c.id == any_(bindparam("ids", type_=ARRAY(Integer))))
+SNAPSHOTS = select(ROOMS.c.id, ROOMS.c.seed, ROOMS.c.version, ROOMS.c.status, ROOMS.c.state,
+                   ROOMS.c.state_version, ROOMS.c.turn_at, ROOMS.c.deadline_at).where(ROOMS.c.id == any_(bindparam("ids", type_=ARRAY(Integer))))
 # ... and their logs: for each i the rows of room room_ids[i] with lows[i] < version <= highs[i],
 # in (room_id, version) order (one index range scan per room: uq_actions_room_version).
 LOGS = text(
-    "SELECT a.room_id, a.version, a.seat, a.action_id, a.events FROM actions AS a"
+    "SELECT a.room_id, a.version, a.seat, a.action_id, a.events, a.action FROM actions AS a"
     " JOIN unnest(CAST(:room_ids AS integer[]), CAST(:lows AS integer[]), CAST(:highs AS integer[]))"
     " AS w(room_id, low, high) ON a.room_id = w.room_id AND a.version > w.low AND a.version <= w.high"
     " ORDER BY a.room_id, a.version").columns(ACTIONS.c.room_id, ACTIONS.c.version, ACTIONS.c.seat,
-                                              ACTIONS.c.action_id, ACTIONS.c.events)
+                                              ACTIONS.c.action_id, ACTIONS.c.events, ACTIONS.c.action)
 
 
 # The packed logs of compacted finished games: the `games` row of each room's current game,
@@ -103,6 +128,7 @@ class LogRow(NamedTuple):
     seat: int
     action_id: str
     events: list
+    action: dict
 
 
 async def _packed_rows(execute, spans: list[tuple[int, int, int]]) -> dict[int, list[LogRow]]:
@@ -112,7 +138,7 @@ async def _packed_rows(execute, spans: list[tuple[int, int, int]]) -> dict[int, 
     out: dict[int, list[LogRow]] = {}
     for room_id, log in (await execute(PACKED_LOGS, {"ids": list(want)})).all():
         after, upto = want[room_id]
-        out[room_id] = [LogRow(room_id, a["version"], a["seat"], a["action_id"], a["events"])
+        out[room_id] = [LogRow(room_id, a["version"], a["seat"], a["action_id"], a["events"], a["action"])
                         for a in log if after < a["version"] <= upto]
     return out
 
@@ -122,13 +148,13 @@ def _covers(rows: list, after: int, upto: int) -> bool:
 
 
 async def read_snapshots(conn: AsyncConnection, room_ids: list[int]) -> dict[int, Any]:
-    """PostgreSQL: the snapshots (id, seed, version, status, state, turn_at, deadline_at) of
+    """PostgreSQL: the snapshots (id, seed, version, status, state, state_version, turn_at, deadline_at) of
     several rooms in one statement → room id → row (rooms that are gone are missing)."""
     return {row.id: row for row in (await conn.execute(SNAPSHOTS, {"ids": room_ids})).all()}
 
 
 async def read_logs(conn: AsyncConnection, spans: list[tuple[int, int, int]]) -> dict[int, list]:
-    """PostgreSQL: the action rows (room_id, version, seat, action_id, events) of several rooms
+    """PostgreSQL: the action rows (room_id, version, seat, action_id, events, action) of several rooms
     in one statement (those of compacted finished games from their packed logs: one statement
     more, only when there are any), `spans` = [(room id, after, upto)] → room id → its rows with
     after < version <= upto, in order (unchecked: `check_log` when applying them)."""
@@ -151,12 +177,13 @@ def check_log(room_id: int, rows: list, after: int, upto: int) -> None:
 
 
 async def read_snapshot(session: AsyncSession, room_id: int):
-    """The room's (seed, version, state) as committed now, or None when the room is gone."""
+    """The room's (seed, version, state, state_version, turn_at, deadline_at) as committed now,
+    or None when the room is gone (`stored_at`: the version `state` is at)."""
     return (await session.execute(SNAPSHOT, {"room_id": room_id})).first()
 
 
 async def read_log(session: AsyncSession, room_id: int, after: int, upto: int) -> list:
-    """The action rows (version, seat, action_id, events) with after < version <= upto, in order
+    """The action rows (version, seat, action_id, events, action) with after < version <= upto, in order
     (of a compacted finished game: from its packed log, as `LogRow`s).
 
     Raises RuntimeError when the log does not hold exactly the versions after+1 .. upto."""

@@ -50,8 +50,9 @@ WITH w AS (
     AS w(room_id, old_version, new_version, new_status, state, to_act, turn_at, deadline_at,
          action_id, seat, action, events, created_at, notice)
 ), moved AS (
-  UPDATE rooms SET version = w.new_version, status = w.new_status, state = w.state::json, to_act = w.to_act,
-                   turn_at = w.turn_at, deadline_at = w.deadline_at
+  UPDATE rooms SET version = w.new_version, status = w.new_status, state = COALESCE(w.state::json, rooms.state),
+                   state_version = CASE WHEN w.state IS NULL THEN COALESCE(rooms.state_version, rooms.version) END,
+                   to_act = w.to_act, turn_at = w.turn_at, deadline_at = w.deadline_at
   FROM w WHERE rooms.id = w.room_id AND rooms.version = w.old_version AND rooms.paused_at IS NULL
   RETURNING {returning}
 )
@@ -155,7 +156,7 @@ class PostgresStore(ActionStore):
             old_version.append(bump["old_version"])
             new_version.append(bump["new_version"])
             new_status.append(bump["new_status"])
-            state.append(json_text(bump["state"]))
+            state.append(None if bump["state"] is None else json_text(bump["state"]))
             to_act.append(bump["to_act"])
             turn_at.append(bump["turn_at"])
             deadline_at.append(bump["deadline_at"])

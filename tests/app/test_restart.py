@@ -88,3 +88,73 @@ def test_restart_twice_is_identical(server_factory):
     c = server_factory()
     again = asyncio.run(play_some(c, 10))
     assert [s["version"] for s in again] == [25, 25]
+
+
+async def _stored(url: str, code: str) -> tuple:
+    """The room's stored (seed, num_players, version, state_version, state) and its log's
+    (seat, action) in order."""
+    from sqlalchemy import select
+
+    from app.db import make_engine
+    from app.models import ActionRow, Room
+    db = make_engine(url)
+    try:
+        async with db.connect() as conn:
+            room = (await conn.execute(select(Room.id, Room.seed, Room.num_players, Room.version, Room.state_version,
+                                              Room.state).where(Room.code == code))).one()
+            log = (await conn.execute(select(ActionRow.seat, ActionRow.action).where(ActionRow.room_id == room.id)
+                                      .order_by(ActionRow.version))).all()
+        return room, log
+    finally:
+        await db.dispose()
+
+
+def _played(room, log, upto: int) -> dict:
+    """The engine's state JSON after the first `upto` actions of the stored log, from the seed."""
+    import engine
+    state = engine.new_game(room.num_players, room.seed)
+    for seat, action in log[:upto]:
+        state, _ = engine.play(state, seat, engine.action_from_json(action))
+    return state.to_json()
+
+
+def test_a_restart_between_two_snapshots_plays_the_actions_after_the_last_one_again(server_factory):
+    """The snapshot is stored every eighth action (app/store/games.py `snapshot_due`): killed
+    at version 13, the room holds the state of version 8 and says so; the next server plays
+    9..13 again, every seat sees exactly what it saw before, and the game goes on; at 16 the
+    stored state is the one the whole log reaches from the seed."""
+    a = server_factory()
+    code, tokens = new_game(a.base_url, 2)
+    rng = random.Random(5)
+
+    async def moves(server, start: int, upto: int):
+        clients, _ = await _open_all(server, code, tokens)
+        for version in range(start, upto):
+            view = (await clients[0].state(version))["view"]
+            actor = clients[view["to_act"]]
+            await actor.act(version, pick_action((await actor.state(version))["view"], rng))
+            await asyncio.gather(*(c.state(version + 1) for c in clients))
+        views = [(await c.state(upto))["view"] for c in clients]
+        for c in clients:
+            await c.close()
+        return views
+
+    views = asyncio.run(moves(a, 0, 13))
+    room, log = asyncio.run(_stored(a.database_url, code))
+    assert (room.version, room.state_version) == (13, 8)
+    assert room.state == _played(room, log, 8) != _played(room, log, 13)
+    a.kill()
+
+    b = server_factory()
+
+    async def arrive():
+        clients, states = await _open_all(b, code, tokens)
+        for c in clients:
+            await c.close()
+        return [s["view"] for s in states]
+
+    assert asyncio.run(arrive()) == views
+    asyncio.run(moves(b, 13, 16))
+    room, log = asyncio.run(_stored(b.database_url, code))
+    assert (room.version, room.state_version) == (16, None)
+    assert room.state == _played(room, log, 16)

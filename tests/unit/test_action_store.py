@@ -94,6 +94,37 @@ def test_a_computer_players_action_whose_seat_was_taken_back_loses_alone(private
     _run(private_migrated_url, scenario)
 
 
+def _without_state(p):
+    p.bump["state"] = None  # no snapshot with this action (app/store/games.py `snapshot_due`)
+    return p
+
+
+async def _snapshots(db, ids: list[int]) -> dict:
+    """→ {room id: (version, state_version, the stored state's "v")}."""
+    async with db.connect() as conn:
+        rows = (await conn.execute(select(Room.id, Room.version, Room.state_version, Room.state)
+                                   .where(Room.id.in_(ids)))).all()
+    return {r.id: (r.version, r.state_version, r.state and r.state["v"]) for r in rows}
+
+
+def test_an_action_without_a_snapshot_keeps_the_last_one_and_says_which_version_it_is_at(private_migrated_url):
+    """A version move with `state` None keeps the room's snapshot and sets `state_version` to
+    the version that snapshot is at; one with a state stores it and clears `state_version`.
+    In one batch, rooms of both kinds, on both stores (SQLite's statement, PostgreSQL's)."""
+    async def scenario(db, store):
+        a, b = await _rooms(db, 2)
+        assert await store.store([pending(a, 0, AT), pending(b, 0, AT)]) == [True, True]
+        # a: two actions without a snapshot; b: one without, then one with.
+        assert await store.store([_without_state(pending(a, 1, AT)), _without_state(pending(b, 1, AT))]) == [True] * 2
+        assert await _snapshots(db, [a, b]) == {a: (2, 1, 0), b: (2, 1, 0)}
+        assert await store.store([_without_state(pending(a, 2, AT)), pending(b, 2, AT)]) == [True] * 2
+        assert await _snapshots(db, [a, b]) == {a: (3, 1, 0), b: (3, None, 2)}
+        # a lost version check moves nothing
+        assert await store.store([_without_state(pending(a, 2, AT, action_id="late"))]) == [False]
+        assert await _snapshots(db, [a]) == {a: (3, 1, 0)}
+    _run(private_migrated_url, scenario)
+
+
 def test_the_store_imports_nothing_above_it():
     mods = modules()
     for name, path in mods.items():

@@ -13,6 +13,7 @@ from ... import metrics
 from ...logs import action_kind, log_event
 from ...models import utcnow
 from ...refusals import Refusal
+from ...store import games as store
 from ..events import ActionApplied, RoomChanged
 from ..room.table import Table
 from ..sockets.connection import Connection
@@ -82,8 +83,9 @@ class Attempt:
 
 def action_rows(table: Table, seat: int, action_id: str, action: dict, new_state: Any,
                 events: list[dict], clock: dict) -> tuple[dict, dict]:
-    """The action's row and its version move (with the new state's snapshot and the next
-    decision's `clock`, turn_at and deadline_at: app/store/games.py) → (row, bump) of `Pending`
+    """The action's row and its version move (with the new state's snapshot when it is due,
+    `store.snapshot_due`, else None; and the next decision's `clock`, turn_at and deadline_at:
+    app/store/games.py) → (row, bump) of `Pending`
     (app/store/actions.py; stored through the group commit, commits.py; the other processes
     hear of it on commit)."""
     row = {"room_id": table.room_id, "version": table.version + 1, "action_id": action_id,
@@ -91,5 +93,6 @@ def action_rows(table: Table, seat: int, action_id: str, action: dict, new_state
     bump = {"room_id": table.room_id, "old_version": table.version,
             "new_version": table.version + 1,
             "new_status": "over" if engine.is_over(new_state) else "playing",
-            "state": new_state.to_json(), "to_act": new_state.to_act, **clock}
+            "state": new_state.to_json() if store.snapshot_due(table.version + 1, new_state) else None,
+            "to_act": new_state.to_act, **clock}
     return row, bump

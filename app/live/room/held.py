@@ -91,14 +91,15 @@ class Held:
         - `sync(row)`: the game alone, up to a room row the caller read under this lock (any row
           with `seed`, `version`, `turn_at`, `deadline_at`; a connection's arrival).
         - `sync(snapshot=, rows=)`: the game alone, from the snapshot (seed, version, state,
-          turn_at, deadline_at) and log rows read elsewhere, for many rooms at once
+          state_version, turn_at, deadline_at) and log rows read elsewhere, for many rooms at once
           (fanout/remote.py), of the game this table holds (the caller checks `seed`); nothing is read.
           The table may have moved since: never a version skipped or applied twice.
 
         The game: nothing is read while the row is at the table's version (the clock is taken
         then); else the stored snapshot (one statement) and the log rows after the table's
-        version up to the snapshot's (app/store/games.py): nothing is replayed, the table holds
-        exactly what was committed. → `Update` (the room read, whether the game has just
+        version up to the room's (app/store/games.py), the few actions after the snapshot
+        played again (`Table.load`): the table holds exactly what was committed. → `Update`
+        (the room read, whether the game has just
         started, the (version, events) loaded now). Raises RuntimeError when the stored log
         (or `rows`) does not hold every version after the table's up to the snapshot's."""
         table = self.table

@@ -2,8 +2,9 @@
 
 No I/O here: the database is the truth, and the table is brought up to date with what any
 process committed by `Held.sync` (held.py), from the room's stored snapshot and the new log
-rows (app/store/games.py). Nothing is replayed through the engine: a table holds exactly what
-was committed, whichever process or release committed it.
+rows (app/store/games.py), the few actions after the snapshot played again (`Table.load`,
+under the rules version the game carries): a table holds exactly what was committed, whichever
+process or release committed it.
 """
 from __future__ import annotations
 
@@ -137,15 +138,27 @@ class Table:
 
     def load(self, snap: Any, rows: list) -> list[tuple[int, list[dict]]]:
         """Append the log rows (checked by the caller: the versions after the table's up to the
-        snapshot's) and take the snapshot's state and clock (`Held.sync`). → the (version,
-        events) loaded."""
+        snapshot row's `version`) and take the state at that version and the row's clock
+        (`Held.sync`). The stored state may be older (app/store/games.py `snapshot_due`): the
+        actions after it are played again (`engine.play`, under the rules version the state
+        carries), from the table's own state when that is at least as recent as the stored
+        one (it is what was committed), else from the stored one. → the (version, events)
+        loaded. Raises RuntimeError when an action of the log does not play again (a stored
+        game this release cannot continue: docs/versioning.md)."""
+        base = store.stored_at(snap)
+        if self.state is not None and base <= self.version:
+            state, at = self.state, self.version
+        else:
+            state, at = store.load_state(snap.state), base
         caught = []
         for row in rows:
             self.events.append(row.events)
             self.action_ids.add((row.seat, row.action_id))
             self.actors.append(row.seat)
             caught.append((row.version, row.events))
-        self.state, self.version = store.load_state(snap.state), snap.version
+            if row.version > at:
+                state = _replayed(self.code, state, row)
+        self.state, self.version = state, snap.version
         self.note_clock(snap)
         return caught
 
@@ -205,6 +218,16 @@ class Table:
         if self.hints:
             msg["hints"] = self.hint_counts()  # public: who was assisted, how often
         return msg
+
+
+def _replayed(code: str, state: Any, row: Any) -> Any:
+    """The state after the log row's action (`Table.load`). Raises RuntimeError when it does
+    not play (`engine.IllegalAction`)."""
+    try:
+        return engine.play(state, row.seat, engine.action_from_json(row.action))[0]
+    except engine.IllegalAction as exc:
+        raise RuntimeError(f"room {code}: the stored action of version {row.version} does not play again "
+                           f"({exc.code})") from exc
 
 
 def hint_frame(version: int, hint: dict) -> dict:
