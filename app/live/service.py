@@ -259,9 +259,9 @@ class Live:
 
     def watched_seats(self) -> set[tuple[str, int]]:
         """(code, seat) of every seat with a connection here whose page is visible (it did not
-        send `{"type": "visible", "visible": false}` last): notifications skip them (app/notify/)."""
-        return {(code, c.seat) for code, conns in self.hub.rooms.items() for c in conns
-                if c.seat is not None and c.visible and not c.closed}
+        send `{"type": "visible", "visible": false}` last): notifications skip them (app/notify/).
+        `Hub.watched_seats`: read-only."""
+        return self.hub.watched_seats()
 
     async def gauges(self) -> dict:
         """What a metrics scrape reads now (app/metrics.py `Gauges`): {"rooms": {status: n} (the

@@ -59,8 +59,8 @@ class Notify:
     async def once(self) -> None:
         """One round: stamps, triggers, deliveries. Raises what the database raises."""
         now = utcnow()
-        visible = self.live.watched_seats()
-        new, gone = visible - self._visible, self._visible - visible
+        visible = self.live.watched_seats()  # the same set while nothing changed (`Hub.watched_seats`)
+        new, gone = (set(), set()) if visible is self._visible else (visible - self._visible, self._visible - visible)
         every = time.monotonic() - self._stamped >= watch.STAMP_S  # all of them, now and then
         if new or gone or every:
             async with self.sessions() as session:

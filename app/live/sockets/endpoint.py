@@ -92,7 +92,7 @@ class RoomSockets:
         if msg["type"] == "ping":
             conn.send({"type": "pong"})
         elif msg["type"] == "visible":  # no answer: only notifications care (app/notify/watch.py)
-            conn.visible = msg["visible"]
+            self.hub.set_visible(conn, msg["visible"])
         elif msg["type"] == "chat" and self.chat is not None:
             await self.chat.on_frame(conn, msg)
         elif msg["type"] == "chat":
