@@ -30,10 +30,14 @@ DB = "osaka_catch_up"
 
 
 class Stand:
-    """A stand-in room connection: counts what it is sent."""
+    """A stand-in room connection of its seat's holder (`holds` its own seat): counts what it is sent."""
 
     def __init__(self, room: str, seat: int):
         self.room, self.seat, self.closed, self.root, self.sent = room, seat, False, "", 0
+        self.visible = True
+
+    def holds(self, seat: int, _holders) -> bool:
+        return seat == self.seat
 
     def send(self, _msg) -> None:
         self.sent += 1
