@@ -10,8 +10,8 @@ and the log after it (`read_snapshot`, `read_log`) and plays the at most `SNAPSH
 actions after the snapshot again (app/live/room/table.py `Table.load`), under the rules version
 the state carries (docs/versioning.md: the engine plays every rules version it ever had, the
 golden games hold it to that), so a later release never changes a stored game. Storing the
-full state with every action cost ~7 % of the action path (its `to_json` and JSON text) and the
-bytes of the room's row in every write (docs/performance.md "2026-12-07 (evening)").
+full state with every action cost ~7 % of the action path (its `to_json`, its JSON text and
+binding; docs/performance.md "2026-12-07 (evening)").
 
 A finished game may have been compacted (app/records.py `compact_finished`): the room is still
 `over` with its snapshot (at its last version: `snapshot_due`), but its action rows are gone and
