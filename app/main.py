@@ -21,6 +21,7 @@ from .logs import AccessLog
 from .migrate import script_heads
 from .prefix import Forwarded
 from .ratelimit import Limiter
+from .shutdown import shutdown_step
 from .refusals import Refusal
 from .routes import admin, health, mine, notify, pace, pages, records, rooms, static, ws
 
@@ -128,13 +129,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         notifications.start()
         try:
             yield
-        finally:
+        finally:  # each step logged with its stack if it overruns (`shutdown_step`)
             cleanup.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await cleanup
-            await notifications.close()
-            await live.close()
-            await db_engine.dispose()
+            async with shutdown_step("cleanup"):
+                with contextlib.suppress(asyncio.CancelledError):
+                    await cleanup
+            async with shutdown_step("notifications"):
+                await notifications.close()
+            async with shutdown_step("live"):
+                await live.close()
+            async with shutdown_step("database"):
+                await db_engine.dispose()
 
     app = FastAPI(title="Traders of Osaka", version="0.1.0", lifespan=lifespan,
                   description="Rooms and live games of Traders of Osaka. Protocol: docs/protocol.md.")

@@ -101,3 +101,46 @@ def serve(app, live: Live, **config) -> None:
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+
+
+#: A step of the lifespan's shutdown (app/main.py) still running after this long is logged.
+STEP_WARN_S = 3.0
+
+
+class shutdown_step:
+    """`async with shutdown_step("name"):` around one step of the lifespan's shutdown
+    (app/main.py): when the step is still running after `STEP_WARN_S`, one `error` line names
+    it with the chain of coroutines it is waiting in (outermost first: `_awaiting`), so a stop that overran its
+    budget (`SHUTDOWN_BUDGET_S`; docker then kills the process) says where it hung. Changes
+    nothing else: the step runs to its end. (A test server once hung 15 s in "Waiting for
+    application shutdown" with nothing in its log to say in which step.)"""
+
+    def __init__(self, name: str, warn_s: float = STEP_WARN_S):
+        self.name, self.warn_s = name, warn_s
+        self._watch: asyncio.TimerHandle | None = None
+
+    async def __aenter__(self) -> None:
+        task, began = asyncio.current_task(), time.monotonic()
+
+        def overran() -> None:
+            where = " > ".join(f"{f.f_code.co_name} ({'/'.join(f.f_code.co_filename.rsplit('/', 2)[-2:])}:"
+                               f"{f.f_lineno})" for f in _awaiting(task.get_coro() if task is not None else None))
+            log_event(log, "shutdown_step_slow", logging.ERROR, step=self.name,
+                      s=round(time.monotonic() - began, 1), waiting_in=where)
+        self._watch = asyncio.get_running_loop().call_later(self.warn_s, overran)
+
+    async def __aexit__(self, *exc) -> None:
+        if self._watch is not None:
+            self._watch.cancel()
+
+
+def _awaiting(coro) -> list:
+    """The frames of `coro` and of what it awaits, down to the innermost (`cr_await`,
+    `gi_yieldfrom`): `Task.get_stack` gives only the outermost frame of a suspended task."""
+    frames = []
+    while coro is not None:
+        frame = getattr(coro, "cr_frame", None) or getattr(coro, "gi_frame", None)
+        if frame is not None:
+            frames.append(frame)
+        coro = getattr(coro, "cr_await", None) or getattr(coro, "gi_yieldfrom", None)
+    return frames
