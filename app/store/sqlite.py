@@ -252,7 +252,8 @@ class _DriverStatement:
     """A Core statement compiled once for the DB-API driver: SQL text with positional
     parameters, their names in order, and SQLAlchemy's bind processor of each (JSON through the
     engine's serializer, DATETIME as SQLAlchemy stores it), so rows are stored exactly as the ORM
-    would store them."""
+    would store them. A parameter the statement uses twice (`BUMP_VERSION`'s `state`) is
+    processed once and its value repeated: the JSON of a state is not written twice."""
 
     def __init__(self, stmt: Any, dialect: Any, column_keys: list[str] | None):
         compiled = stmt.compile(dialect=dialect, column_keys=column_keys)
@@ -262,16 +263,20 @@ class _DriverStatement:
         # a row's parameters in order, as a tuple (itemgetter of one name gives the value alone)
         getter = operator.itemgetter(*names)
         self._values = getter if len(names) > 1 else (lambda p: (getter(p),))
-        self._processed = [(i, proc) for i, proc in enumerate(procs) if proc is not None]
+        first = {name: names.index(name) for name in names}
+        self._processed = [(i, proc) for i, proc in enumerate(procs) if proc is not None and first[names[i]] == i]
+        self._repeats = [(i, first[name]) for i, name in enumerate(names) if first[name] != i]
 
     def rows(self, params: list[dict]) -> list[list]:
         """Positional parameter rows for `executemany` (KeyError for a missing parameter)."""
-        values, processed = self._values, self._processed
+        values, processed, repeats = self._values, self._processed, self._repeats
         out: list[list] = []
         for p in params:
             row = list(values(p))
             for i, proc in processed:
                 row[i] = proc(row[i])
+            for i, source in repeats:
+                row[i] = row[source]
             out.append(row)
         return out
 

@@ -5,6 +5,7 @@ before, a seat no longer the computer player's); and app/store/ imports nothing 
 from __future__ import annotations
 
 import asyncio
+import json
 from datetime import datetime
 
 from sqlalchemy import insert, select
@@ -132,3 +133,24 @@ def test_the_store_imports_nothing_above_it():
             above = {m for m in imports_of(name, path, set(mods))
                      if m.startswith(("app.live", "app.routes", "app.rooms", "app.records", "app.main"))}
             assert above == set(), name
+
+
+def test_the_sqlite_version_move_writes_a_states_json_once_though_it_names_it_twice():
+    """`BUMP_VERSION` uses its `state` parameter twice (the snapshot kept or replaced, and
+    `state_version`): SQLite's compiled statement serializes it once and repeats the text."""
+    from sqlalchemy import create_engine
+
+    from app.store.actions import BUMP_VERSION
+    from app.store.sqlite import _DriverStatement
+    written = []
+
+    def serializer(value):
+        written.append(value)
+        return json.dumps(value)
+
+    dialect = create_engine("sqlite://", json_serializer=serializer).dialect
+    statement = _DriverStatement(BUMP_VERSION, dialect, None)
+    bump = pending(1, 7, AT).bump
+    (row,) = statement.rows([bump])
+    assert written == [bump["state"]]
+    assert row.count(json.dumps(bump["state"])) == 2
