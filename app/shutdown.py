@@ -20,10 +20,12 @@ of it and sees the unchanged version after reconnecting (resending the same `id`
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import signal
 import socket
 import time
+import types
 
 import uvicorn
 
@@ -136,11 +138,20 @@ class shutdown_step:
 
 def _awaiting(coro) -> list:
     """The frames of `coro` and of what it awaits, down to the innermost (`cr_await`,
-    `gi_yieldfrom`): `Task.get_stack` gives only the outermost frame of a suspended task."""
+    `gi_yieldfrom`, `ag_await`): `Task.get_stack` gives only the outermost frame of a suspended
+    task. An async generator's `asend`/`athrow` awaitable (what an `asynccontextmanager`'s
+    `__aexit__` awaits: the lifespan itself) exposes neither frame nor target; its generator is
+    found among what it refers to (`gc.get_referents`)."""
     frames = []
-    while coro is not None:
-        frame = getattr(coro, "cr_frame", None) or getattr(coro, "gi_frame", None)
+    seen: set[int] = set()
+    while coro is not None and id(coro) not in seen:
+        seen.add(id(coro))
+        frame = getattr(coro, "cr_frame", None) or getattr(coro, "gi_frame", None) or getattr(coro, "ag_frame", None)
         if frame is not None:
             frames.append(frame)
-        coro = getattr(coro, "cr_await", None) or getattr(coro, "gi_yieldfrom", None)
+        inner = (getattr(coro, "cr_await", None) or getattr(coro, "gi_yieldfrom", None)
+                 or getattr(coro, "ag_await", None))
+        if inner is None and frame is None:
+            inner = next((r for r in gc.get_referents(coro) if isinstance(r, types.AsyncGeneratorType)), None)
+        coro = inner
     return frames

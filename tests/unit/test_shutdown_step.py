@@ -28,3 +28,42 @@ def test_an_overrunning_step_is_logged_with_where_it_waits_and_a_quick_one_is_no
     fields = lines[0].fields
     assert lines[0].levelno == logging.ERROR and fields["step"] == "live" and fields["s"] >= 0.1
     assert "_stuck_in_here (unit/test_shutdown_step.py:" in fields["waiting_in"]
+
+
+def test_a_step_in_a_lifespan_context_managers_exit_is_followed_into_the_step():
+    """The lifespan is an `asynccontextmanager`: its shutdown runs in the generator, which the
+    `__aexit__` awaits through an `asend`/`athrow` object that shows no frame (the first real
+    hang's line stopped at contextlib's `__aexit__`)."""
+    import contextlib
+
+    @contextlib.asynccontextmanager
+    async def lifespan():
+        try:
+            yield
+        finally:
+            async with shutdown_step("live", warn_s=0.1):
+                await _stuck_in_here(0.3)
+
+    async def serve():
+        async with lifespan():
+            pass
+
+    async def scenario():
+        records: list[logging.LogRecord] = []
+
+        class Keep(logging.Handler):
+            def emit(self, record):
+                records.append(record)
+        handler = Keep()
+        logging.getLogger("osaka.shutdown").addHandler(handler)
+        try:
+            await serve()
+        finally:
+            logging.getLogger("osaka.shutdown").removeHandler(handler)
+        return records
+
+    lines = [r for r in asyncio.run(scenario()) if r.getMessage() == "shutdown_step_slow"]
+    assert len(lines) == 1
+    where = lines[0].fields["waiting_in"]
+    assert where.startswith("scenario (") and "lifespan (unit/test_shutdown_step.py:" in where, where
+    assert where.index("lifespan (") < where.index("_stuck_in_here (unit/test_shutdown_step.py:"), where
