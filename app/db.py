@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import socket
+import sqlite3
 from typing import Any
 
 import orjson
@@ -35,6 +36,27 @@ RETRY_AFTER_S = 5  # `Retry-After` of a 503 `unavailable` (the database cannot b
 PG_POOL_SIZE = 15
 
 
+class SqliteConnection(sqlite3.Connection):
+    """The pool's sqlite3 connection (`sqlite3.connect(factory=...)`, through aiosqlite): a
+    transaction still open when it is closed is rolled back first.
+
+    Why: a task cancelled in a database operation (the shutdown cancels the background loops)
+    has SQLAlchemy invalidate and close its connection while a cursor of the cancelled
+    statement is still referenced (its traceback). `sqlite3_close_v2` then leaves a zombie that
+    keeps its transaction, and with it SQLite's write lock (every session is BEGIN IMMEDIATE),
+    until that cursor is freed; every later writer waited the busy timeout (30 s). A shutdown
+    hung that way past its budget and was killed (test_downtime, test_dockerfile). ROLLBACK
+    with statements pending is allowed (they are aborted) and ends the transaction at once.
+    https://www.sqlite.org/c3ref/close.html, https://www.sqlite.org/lang_transaction.html"""
+
+    def close(self) -> None:
+        try:
+            if self.in_transaction:
+                self.rollback()
+        finally:
+            super().close()
+
+
 def json_text(value: Any) -> str:
     """A JSON column's stored text (the engine's `json_serializer`): orjson's compact text, or
     `json.dumps`'s for what orjson refuses (a lone surrogate, an integer over 64 bits)."""
@@ -50,7 +72,7 @@ def make_engine(url: str) -> AsyncEngine:
     kwargs: dict[str, Any] = {"future": True, "json_serializer": json_text}
     asyncpg = make_url(url).get_driver_name() == "asyncpg"
     if url.startswith("sqlite"):
-        kwargs["connect_args"] = {"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000}
+        kwargs["connect_args"] = {"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000, "factory": SqliteConnection}
         if make_url(url).database not in (None, "", ":memory:"):
             # One connection: every transaction is BEGIN IMMEDIATE (below), so they run one at a
             # time anyway; with several connections the losers poll SQLite's busy handler, which
