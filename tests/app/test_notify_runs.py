@@ -23,30 +23,54 @@ from app.notify import outbox, triggers
 from tests.app.helpers import Client, auth, create_room, join_room, pick_action, start
 
 
-async def _play_into_a_run(srv, code: str, tokens: list[str], seed: int) -> tuple[int, int, int]:
+#: Actions played looking for a run before the game is given up (a game ends well before).
+MAX_ACTIONS = 400
+#: Games tried: a random two-player game has no run at all about once in fifty (engine
+#: self-play with `pick_action`), and one in nine had none in its first 60 actions, which made
+#: this test fail by the deal alone; five games leave that at about 1 in 3·10⁸.
+GAMES = 5
+
+
+async def _play_into_a_run(srv, code: str, tokens: list[str], seed: int) -> tuple[int, int, int] | None:
     """Play until the seat to act made the last action too (the middle of its run) →
-    (the version the run began at, the seat, the version now)."""
+    (the version the run began at, the seat, the version now); None when the game ended
+    without one."""
     clients = [await Client.open(srv.ws_url, code, t, seat=i) for i, t in enumerate(tokens)]
     rng = random.Random(seed)
     version = (await clients[0].state())["version"]
     began, last_actor = version, None
     try:
-        for _ in range(60):
+        for _ in range(MAX_ACTIONS):
             view = (await clients[0].state(version))["view"]
             seat = view["to_act"]
-            assert seat is not None, "the game ended before a seat acted twice in a row"
+            if seat is None:  # the game ended before a seat acted twice in a row
+                return None
             if seat == last_actor:
                 return began, seat, version
-            if seat != last_actor:
-                began = version
+            began = version
             own = await clients[seat].state(version)
             await clients[seat].act(version, pick_action(own["view"], rng))
             version += 1
             last_actor = seat
-        raise AssertionError("no seat acted twice in a row in 60 actions")
+        raise AssertionError(f"the game neither ended nor had a run in {MAX_ACTIONS} actions")
     finally:
         for c in clients:
             await c.close()
+
+
+def _room_in_a_run(srv, seed: int) -> tuple[str, int, int, int] | None:
+    """A new two-player room with a webhook, started and played into the middle of a run →
+    (code, the version the run began at, the seat, the version now); None when its game
+    ended without a run."""
+    host = create_room(srv.base_url, "Ann", public=False)
+    code = host["code"]
+    tokens = [host["token"], join_room(srv.base_url, code, "Ben")["token"]]
+    r = httpx.put(f"{srv.base_url}/api/rooms/{code}/webhook", json={"url": "json://127.0.0.1:9/room"},
+                  headers=auth(tokens[0]))
+    assert r.status_code == 200, r.text
+    start(srv.base_url, code, tokens[0])
+    found = asyncio.run(_play_into_a_run(srv, code, tokens, seed))
+    return None if found is None else (code, *found)
 
 
 async def _rows(sessions, code: str) -> list[tuple]:
@@ -58,14 +82,13 @@ async def _rows(sessions, code: str) -> list[tuple]:
 
 def test_the_middle_of_a_run_is_told_and_kept_by_the_pruning(own_servers):
     srv = own_servers(NOTIFY_ALLOW_PRIVATE="true", NOTIFY_POLL_S="0.3")
-    host = create_room(srv.base_url, "Ann", public=False)
-    code = host["code"]
-    tokens = [host["token"], join_room(srv.base_url, code, "Ben")["token"]]
-    r = httpx.put(f"{srv.base_url}/api/rooms/{code}/webhook", json={"url": "json://127.0.0.1:9/room"},
-                  headers=auth(tokens[0]))
-    assert r.status_code == 200, r.text
-    start(srv.base_url, code, tokens[0])
-    began, seat, now_version = asyncio.run(_play_into_a_run(srv, code, tokens, seed=3))
+    found = None
+    for game in range(GAMES):
+        found = _room_in_a_run(srv, seed=3 + game)
+        if found is not None:
+            break
+    assert found is not None, f"none of {GAMES} games had a seat act twice in a row"
+    code, began, seat, now_version = found
     assert now_version > began
     srv.stop()
 
