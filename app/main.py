@@ -21,9 +21,9 @@ from .logs import AccessLog
 from .migrate import script_heads
 from .prefix import Forwarded
 from .ratelimit import Limiter
-from .shutdown import shutdown_step
 from .refusals import Refusal
 from .routes import admin, health, mine, notify, pace, pages, records, rooms, static, ws
+from .shutdown import shutdown_step
 
 ROOT = Path(__file__).resolve().parent.parent
 log = logging.getLogger("osaka")

@@ -3,6 +3,7 @@ logged once, by name, with the stack it waits in; a quick one logs nothing; neit
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 
 from app.shutdown import shutdown_step
@@ -30,11 +31,10 @@ def test_an_overrunning_step_is_logged_with_where_it_waits_and_a_quick_one_is_no
     assert "_stuck_in_here (unit/test_shutdown_step.py:" in fields["waiting_in"]
 
 
-def test_a_step_in_a_lifespan_context_managers_exit_is_followed_into_the_step():
+def test_a_step_in_a_lifespan_context_managers_exit_is_followed_into_the_step(caplog):
     """The lifespan is an `asynccontextmanager`: its shutdown runs in the generator, which the
     `__aexit__` awaits through an `asend`/`athrow` object that shows no frame (the first real
     hang's line stopped at contextlib's `__aexit__`)."""
-    import contextlib
 
     @contextlib.asynccontextmanager
     async def lifespan():
@@ -44,25 +44,13 @@ def test_a_step_in_a_lifespan_context_managers_exit_is_followed_into_the_step():
             async with shutdown_step("live", warn_s=0.1):
                 await _stuck_in_here(0.3)
 
-    async def serve():
+    async def scenario():
         async with lifespan():
             pass
 
-    async def scenario():
-        records: list[logging.LogRecord] = []
-
-        class Keep(logging.Handler):
-            def emit(self, record):
-                records.append(record)
-        handler = Keep()
-        logging.getLogger("osaka.shutdown").addHandler(handler)
-        try:
-            await serve()
-        finally:
-            logging.getLogger("osaka.shutdown").removeHandler(handler)
-        return records
-
-    lines = [r for r in asyncio.run(scenario()) if r.getMessage() == "shutdown_step_slow"]
+    with caplog.at_level(logging.INFO, logger="osaka.shutdown"):
+        asyncio.run(scenario())
+    lines = [r for r in caplog.records if r.getMessage() == "shutdown_step_slow"]
     assert len(lines) == 1
     where = lines[0].fields["waiting_in"]
     assert where.startswith("scenario (") and "lifespan (unit/test_shutdown_step.py:" in where, where

@@ -12,11 +12,12 @@ cancellation), and another connection asks for the write lock without waiting.""
 from __future__ import annotations
 
 import asyncio
+import random
 import sqlite3
 
 from sqlalchemy import text
 
-from app.db import make_engine
+from app.db import make_engine, make_sessionmaker
 
 ROWS = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 50) SELECT x FROM c"
 
@@ -88,9 +89,6 @@ def test_tasks_cancelled_in_their_sessions_leave_the_write_lock_free(tmp_path):
             await asyncio.sleep(0)
 
     async def scenario() -> list[int]:
-        import random
-
-        from app.db import make_sessionmaker
         engine = make_engine(f"sqlite+aiosqlite:///{path}")
         sessions, rng, held = make_sessionmaker(engine), random.Random(7), []
         try:
