@@ -24,8 +24,8 @@ The comparison (default command) runs, for each of `--rounds` rounds and each ro
 floor server on a fresh SQLite file and then `osaka serve` on a fresh SQLite database (load.py's
 `Server`: migrated, `LOG_LEVEL=info`, the per-address limits off), each under the same load.py
 step (`--think`, `--duration`, `--workers`), back to back, and prints CPU milliseconds of the
-server per applied action (psutil over the measured window), p99, errors, and the ratio
-product / floor. Only 127.0.0.1 is contacted.
+server per applied action (psutil over the measured window) and its user/system split (the
+server's own code / the kernel for it), p99, errors, and the ratio product / floor. Only 127.0.0.1 is contacted.
 """
 from __future__ import annotations
 
@@ -301,7 +301,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{args.duration:g} s per step, think {args.think:g} s, {args.rounds} rounds; {load.machine()}, "
           f"load {os.getloadavg()[0]:.2f}", flush=True)
     print(f"{'round':>5} {'rooms':>6} {'server':>7} {'actions':>8} {'act/s':>7} {'p99 ms':>8} {'errors':>7} "
-          f"{'cpu%':>6} {'cpu ms/act':>11} {'ratio':>6} {'load':>5}", flush=True)
+          f"{'cpu%':>6} {'cpu ms/act':>11} {'user/sys':>10} {'ratio':>6} {'load':>5}", flush=True)
     rows: list[dict] = []
     tmp = Path(tempfile.mkdtemp(prefix="osaka-floor-"))
     n = 0
@@ -321,9 +321,10 @@ def main(argv: list[str] | None = None) -> int:
                     ms = row["server_cpu_ms_per_action"]
                     ratio = f"{ms / floor_ms:.2f}" if kind != "floor" and ms and floor_ms else "-"
                     floor_ms = ms if kind == "floor" else floor_ms
+                    split = f"{row['server_user_ms_per_action']}/{row['server_sys_ms_per_action']}"
                     print(f"{rnd:>5} {rooms:>6} {kind:>7} {row['actions']:>8} {row['actions_per_s']:>7} "
-                          f"{row['p99_ms']!s:>8} {row['errors']:>7} {row['server_cpu_pct']:>6} {ms!s:>11} {ratio:>6} "
-                          f"{row['loadavg'][0]:>5}", flush=True)
+                          f"{row['p99_ms']!s:>8} {row['errors']:>7} {row['server_cpu_pct']:>6} {ms!s:>11} {split:>10} "
+                          f"{ratio:>6} {row['loadavg'][0]:>5}", flush=True)
     finally:
         if args.json:
             Path(args.json).parent.mkdir(parents=True, exist_ok=True)

@@ -22,11 +22,15 @@ fresh database for every step: a new SQLite file, or the PostgreSQL database `os
    worker, so one monotonic clock serves). Errors: failed setup calls, sockets closed by the
    server, actions not fully delivered within `--timeout`; refused = `error` frames.
 4. The server process is sampled with psutil: CPU share over the measured window (percent of
-   one core), peak RSS, and memory per room = (peak RSS - RSS of the idle server) / rooms.
+   one core), its CPU time per action split into user time (the server's own code: Python,
+   the interpreter, SQLite's library) and system time (the kernel on its behalf: socket
+   reads and writes, the database file), peak RSS, and memory per room = (peak RSS - RSS of
+   the idle server) / rooms.
 
 Prints a table per database and writes a JSON list, one object per step (keys: `db`, `rooms`,
 `players`, `actions`, `actions_per_s`, `p50_ms`, `p95_ms`, `p99_ms`, `max_ms`, `errors`,
-`refused`, `server_cpu_pct`, `server_rss_mb`, `mem_per_room_kb`, `client_cpu_pct`, `loadavg`…).
+`refused`, `server_cpu_pct`, `server_cpu_ms_per_action`, `server_user_ms_per_action`,
+`server_sys_ms_per_action`, `server_rss_mb`, `mem_per_room_kb`, `client_cpu_pct`, `loadavg`…).
 Every loop is bounded in count and time; only 127.0.0.1 is ever contacted.
 """
 from __future__ import annotations
@@ -449,7 +453,8 @@ def run_step(url: str, pid: int | None, rooms: int, args, baseline_rss: int | No
     setup_s = time.monotonic() - t_setup
     load_before = os.getloadavg()
     clients = [psutil.Process(p.pid) for p in procs]
-    cpu0 = sum(server.cpu_times()[:2]) if server else 0.0
+    times0 = server.cpu_times()[:2] if server else (0.0, 0.0)
+    cpu0 = sum(times0)
     ccpu0 = sum(sum(c.cpu_times()[:2]) for c in clients)
     rss_idle = server.memory_info().rss if server else 0
     peak = rss_idle
@@ -472,7 +477,9 @@ def run_step(url: str, pid: int | None, rooms: int, args, baseline_rss: int | No
     watched_figures = {name: {"cpu_pct": round(100 * (sum(w.cpu_times()[:2]) - wcpu0[name]) / wall, 1),
                               "rss_mb": round(wpeak[name] / 2 ** 20, 1)} for name, w in watched.items()}
     deltas = {name: round(f() - probe0[name], 2) for name, f in (probes or {}).items()}
-    cpu = (sum(server.cpu_times()[:2]) - cpu0) if server else 0.0
+    times1 = server.cpu_times()[:2] if server else (0.0, 0.0)
+    cpu = (sum(times1) - cpu0) if server else 0.0
+    user, system = times1[0] - times0[0], times1[1] - times0[1]
     ccpu = sum(sum(c.cpu_times()[:2]) for c in clients) - ccpu0
     load_after = os.getloadavg()
     if spy is not None:
@@ -510,6 +517,9 @@ def run_step(url: str, pid: int | None, rooms: int, args, baseline_rss: int | No
         "server_cpu_pct": round(100 * cpu / wall, 1) if server else None,
         # CPU time of the server per applied action: robust against other load on the machine
         "server_cpu_ms_per_action": round(1000 * cpu / len(lat), 2) if server and lat else None,
+        # ... of which in the server's own code (user) and in the kernel for it (system: sockets, files)
+        "server_user_ms_per_action": round(1000 * user / len(lat), 2) if server and lat else None,
+        "server_sys_ms_per_action": round(1000 * system / len(lat), 2) if server and lat else None,
         "server_rss_mb": round(peak / 2 ** 20, 1) if server else None,
         "mem_per_room_kb": round((peak - base) / 1024 / max(1, ready), 1) if server else None,
         "client_cpu_pct": round(100 * ccpu / wall, 1), "client_workers": len(procs),
