@@ -27,6 +27,9 @@ _SEAT_LEVELS = select(Seat.__table__.c.seat, Seat.__table__.c.bot_level, Seat.__
                       Seat.__table__.c.away_until).where(Seat.__table__.c.room_id == bindparam("room_id"))
 _TURN_LIMIT = select(Room.__table__.c.turn_limit_s, Room.__table__.c.paused_at, Room.__table__.c.tutorial).where(
     Room.__table__.c.id == bindparam("room_id"))
+#: `Held._load` reads a room's snapshot and log again this many times at most when the room moved
+#: on between the two reads (another process played again or deleted it).
+LOAD_TRIES = 3
 
 
 class Held:
@@ -143,17 +146,32 @@ class Held:
                 table.reset(None)
             return []
         snap = await store.read_snapshot(self.session, table.room_id)
-        if snap is None or snap.seed is None:
-            table.reset(None)
-            return []
-        if snap.state is None:
-            raise RuntimeError(f"room {table.code}: the game has no stored state")
-        if not (table.state is not None and table.seed == snap.seed):
-            table.reset(snap.seed)
-            table.hints = await store.read_hints(self.session, table.room_id, snap.seed)  # (app/live/hints.py)
-        if table.state is not None and snap.version <= table.version:
-            return []
-        return table.load(snap, await store.read_log(self.session, table.room_id, table.version, snap.version))
+        for _ in range(LOAD_TRIES):
+            if snap is None or snap.seed is None:
+                table.reset(None)
+                return []
+            if snap.state is None:
+                raise RuntimeError(f"room {table.code}: the game has no stored state")
+            if not (table.state is not None and table.seed == snap.seed):
+                table.reset(snap.seed)
+                table.hints = await store.read_hints(self.session, table.room_id, snap.seed)  # (app/live/hints.py)
+            if table.state is not None and snap.version <= table.version:
+                return []
+            try:
+                rows = await store.read_log(self.session, table.room_id, table.version, snap.version)
+            except RuntimeError:
+                # Another process may have moved the room on between the two reads: "play again"
+                # there archives the finished game whose log this was (its packed log belongs to
+                # the room's game only while that game is the room's, app/store/games.py), or
+                # deletes the room. Read again and load what is there now; the same snapshot
+                # again means the log really is short.
+                again = await store.read_snapshot(self.session, table.room_id)
+                if again is not None and (again.seed, again.version) == (snap.seed, snap.version):
+                    raise
+                snap = again
+                continue
+            return table.load(snap, rows)
+        raise RuntimeError(f"room {table.code}: the game moved on {LOAD_TRIES} times while it was being read")
 
     def publish(self, news: Update, *, summary: bool = False,
                 game: Literal["news", "history", "state"] = "news", to: Iterable[Connection] | None = None) -> None:
