@@ -17,7 +17,10 @@ A finished game may have been compacted (app/records.py `compact_finished`): the
 `over` with its snapshot (at its last version: `snapshot_due`), but its action rows are gone and
 its log is the `games` row of the room's `game_no` (packed). The log readers take the rows from
 there when the action rows do not hold the versions asked for (only then: an ordinary read
-costs nothing more).
+costs nothing more). Once the room has moved on to its next game ("play again") that log is
+the room's no longer: a reader that read the finished game's snapshot just before another
+process played again finds no log, and reads the snapshot again (`Held._load`,
+app/live/room/held.py).
 """
 from __future__ import annotations
 
