@@ -454,7 +454,6 @@ def run_step(url: str, pid: int | None, rooms: int, args, baseline_rss: int | No
     load_before = os.getloadavg()
     clients = [psutil.Process(p.pid) for p in procs]
     times0 = server.cpu_times()[:2] if server else (0.0, 0.0)
-    cpu0 = sum(times0)
     ccpu0 = sum(sum(c.cpu_times()[:2]) for c in clients)
     rss_idle = server.memory_info().rss if server else 0
     peak = rss_idle
@@ -478,8 +477,8 @@ def run_step(url: str, pid: int | None, rooms: int, args, baseline_rss: int | No
                               "rss_mb": round(wpeak[name] / 2 ** 20, 1)} for name, w in watched.items()}
     deltas = {name: round(f() - probe0[name], 2) for name, f in (probes or {}).items()}
     times1 = server.cpu_times()[:2] if server else (0.0, 0.0)
-    cpu = (sum(times1) - cpu0) if server else 0.0
     user, system = times1[0] - times0[0], times1[1] - times0[1]
+    cpu = user + system
     ccpu = sum(sum(c.cpu_times()[:2]) for c in clients) - ccpu0
     load_after = os.getloadavg()
     if spy is not None:

@@ -8,7 +8,6 @@ versions 1..113"). SQLite cannot interleave so: every session holds its write lo
 from __future__ import annotations
 
 import asyncio
-import uuid
 
 import pytest
 
@@ -16,6 +15,7 @@ import engine
 from app.config import Settings
 from app.store import games as store
 from inprocess import auth, running
+from test_remote_catch_up import _move
 from test_timers import started_room
 
 
@@ -25,9 +25,7 @@ async def _finish(live, code: str) -> int:
         held.publish(await held.sync())
     table = live.tables.get(code)
     while not engine.is_over(table.state):
-        seat = table.state.to_act
-        action = engine.legal_actions(table.state, seat)[0].to_json()
-        assert await live.actions.act(code, seat, uuid.uuid4().hex, table.version, action)
+        await _move(live, code)
     return table.version
 
 
