@@ -1,17 +1,26 @@
 """`Notify`: the notification part of one server process, started by the app's lifespan.
 
 One loop (`run`) every NOTIFY_POLL_S seconds, and at once when nudged (an action committed
-here, a target saved): stamp the seats with a visible page here (watch.py, every STAMP_S),
-enqueue what the rooms' state says is due (triggers.py), deliver what is due (sender.py), and
-once an hour forget the rows done with (outbox.prune). Every
-process runs it; the outbox's unique keys and leases make each notification go out once. A
-database outage is one warning line (app/live/outages.py), and the loop goes on.
+here in a room with a live target, a target saved): stamp the seats with a visible page here
+(watch.py, every STAMP_S), enqueue what the rooms' state says is due (triggers.py), deliver what
+is due (sender.py), and once an hour forget the rows done with (outbox.prune). Every process
+runs it; the outbox's unique keys and leases make each notification go out once. A database
+outage is one warning line (app/live/outages.py), and the loop goes on.
+
+Only a room with a live target can have anything due (triggers.py reads no other), so an
+action in any other room wakes nothing, and while no room has one a round does not scan. Which
+rooms have one (`_targeted`) is read again by the first round at least NOTIFY_POLL_S after the
+last read: a target saved through another process is known here within about that time (that
+process, nudged by the save, tells it meanwhile). Every action used to nudge the loop, so a
+busy server ran a round every MIN_ROUND_S whether or not anyone had asked to be told
+(docs/performance.md).
 """
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
+import math
 import time
 from datetime import timedelta
 
@@ -50,11 +59,22 @@ class Notify:
         self._stamped = 0.0
         self._pruned = 0.0
         self._visible: set[tuple[str, int]] = set()  # the seats with a visible page here at the last round
-        live.on_action_applied(lambda code: self.nudge())
+        self._targeted: set[str] = set()  # codes of the rooms with a live target, as last read
+        self._targeted_read = -math.inf   # monotonic time of that read
+        live.on_action_applied(self.applied)
 
-    def nudge(self) -> None:
-        """Look now rather than at the next poll (an action committed, a target saved)."""
+    def nudge(self, code: str | None = None) -> None:
+        """Look now rather than at the next poll (a target saved: in room `code`, whose actions
+        nudge from now on)."""
+        if code is not None:
+            self._targeted.add(code)
         self._wake.set()
+
+    def applied(self, code: str) -> None:
+        """An action was committed here in room `code`: look now if that room has a live target
+        (a turn or a result may be due); any other room has nothing to tell (module docstring)."""
+        if code in self._targeted:
+            self._wake.set()
 
     async def once(self) -> None:
         """One round: stamps, triggers, deliveries. Raises what the database raises."""
@@ -71,7 +91,11 @@ class Notify:
                 self._stamped = time.monotonic()
         self._visible = visible
         async with self.sessions() as session:
-            await triggers.scan(session, now)
+            if time.monotonic() - self._targeted_read >= self.settings.notify_poll_s:
+                self._targeted = await triggers.targeted_rooms(session)
+                self._targeted_read = time.monotonic()
+            if self._targeted:  # with no target anywhere, nothing can be due (triggers.py)
+                await triggers.scan(session, now)
         while await self.sender.run_once() >= 1:
             pass
         if time.monotonic() - self._pruned >= PRUNE_EVERY_S:

@@ -2,7 +2,8 @@
 nothing, and two processes enqueue the same rows, which exist once: outbox.enqueue).
 
 Every NOTIFY_POLL_S seconds in every process (and at once after an action this process
-committed) `scan` reads, in two indexed queries:
+committed in a room with a target; not at all while no room has one: service.py) `scan`
+reads, in two indexed queries:
 
 - the rooms in play whose seat to act is a person (no computer player) with a live target, or
   with a room webhook. A seat that acts several times in a row is told once: its `turn` row is
@@ -54,6 +55,15 @@ def _queries():
 
 
 _TURNS, _RESULTS = _queries()
+#: The codes of the rooms with a live target (a seat's or the webhook): built once, like the two above.
+_TARGETED = (select(Room.code).join(NotifyTarget, NotifyTarget.room_id == Room.id)
+             .where(NotifyTarget.failed.is_(None)).distinct())
+
+
+async def targeted_rooms(session: AsyncSession) -> set[str]:
+    """The codes of the rooms with at least one live notification target: the only rooms an
+    action can make a notification due in (`scan` reads nothing else)."""
+    return set((await session.execute(_TARGETED)).scalars())
 
 
 async def scan(session: AsyncSession, now: datetime) -> int:

@@ -68,7 +68,7 @@ async def put_notify(code: str, body: NotifyIn, request: Request, live: LiveDep,
     _count_change(request)
     keys = await request.app.state.notify.keys.get()
     await targets.save(session, room, seat, body, base_url(request, live), live.settings, keys)
-    request.app.state.notify.nudge()
+    request.app.state.notify.nudge(room.code)
     return await targets.show(session, room, seat)
 
 
@@ -92,7 +92,7 @@ async def put_webhook(code: str, body: WebhookIn, request: Request, live: LiveDe
     _count_change(request)
     keys = await request.app.state.notify.keys.get()
     row = await targets.save_webhook(session, room, body.url, body.lang, base_url(request, live), live.settings, keys)
-    request.app.state.notify.nudge()
+    request.app.state.notify.nudge(room.code)
     return {"webhook": redact(row.url) if row else None}
 
 

@@ -63,6 +63,12 @@ _MOVE = (update(_ROOMS)
          .where(_ROOMS.c.id == bindparam("rid"), _ROOMS.c.version == bindparam("v"),
                 _ROOMS.c.deadline_at == bindparam("old_deadline"))
          .values(turn_at=bindparam("new_turn_at"), deadline_at=bindparam("new_deadline")))
+#: `alive_at` = :now, never back (with several processes the latest stamp wins). Built once: the
+#: beat runs every second in every process, and building the statement cost more CPU than
+#: the database's answer (docs/performance.md).
+_STAMP = (update(_CLOCK).where(_CLOCK.c.id == ROW)
+          .where(_CLOCK.c.alive_at.is_(None) | (_CLOCK.c.alive_at < bindparam("now")))
+          .values(alive_at=bindparam("now")))
 
 
 class Downtime:
@@ -94,7 +100,7 @@ class Downtime:
                     pass  # another process made it meanwhile
                 gap = None
             elif seen.alive_at is None or now - seen.alive_at <= self.pause_after:
-                await session.execute(self._stamp(now))
+                await session.execute(_STAMP, {"now": now})
                 gap = None
             else:
                 gap = now - seen.alive_at
@@ -118,15 +124,11 @@ class Downtime:
                       games=len(moved))
         return gap
 
-    def _stamp(self, now: datetime):
-        """`alive_at` = now (never back: with several processes the latest stamp wins)."""
-        return (update(_CLOCK).where(_CLOCK.c.id == ROW)
-                .where((_CLOCK.c.alive_at.is_(None)) | (_CLOCK.c.alive_at < now)).values(alive_at=now))
 
     async def beat(self, now: datetime | None = None) -> None:
         """One stamp: a server is alive now."""
         async with self.sessions() as session, session.begin():
-            await session.execute(self._stamp(now or utcnow()))
+            await session.execute(_STAMP, {"now": now or utcnow()})
 
     async def run(self, on_error=None, on_success=None) -> None:
         """Until cancelled: `beat` every `beat_s` seconds; a failed stamp is passed to
