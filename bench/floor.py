@@ -240,8 +240,8 @@ def serve(port: int, db_path: str, ws: str) -> None:
 class FloorServer(ServerProcess):
     """`python bench/floor.py serve` as a subprocess (the shared launcher)."""
 
-    def __init__(self, db_path: Path, log_path: Path, ws: str):
-        super().__init__("", log_path)
+    def __init__(self, db_path: Path, log_path: Path, ws: str, env: dict[str, str] | None = None):
+        super().__init__("", log_path, env=env)
         self.command = [sys.executable, str(Path(__file__).resolve()), "serve", "--port", str(self.port),
                         "--db", str(db_path), "--ws", ws]
 
@@ -249,11 +249,12 @@ class FloorServer(ServerProcess):
 def step(kind: str, rooms: int, args, tmp: Path, n: int, root: str | None = None) -> dict:
     """One load.py step against a fresh floor or product server (`root`: the checkout whose
     `osaka serve` runs; default this one) → load.py's row + `server`."""
+    env = load.wakeups_env({}) if args.wakeups else {}
     if kind == "floor":
-        srv = FloorServer(tmp / f"floor{n}.db", tmp / f"floor{n}.log", args.ws).start(60)
+        srv = FloorServer(tmp / f"floor{n}.db", tmp / f"floor{n}.log", args.ws, env).start(60)
         pid = srv.pid
     else:
-        srv = load.Server(f"sqlite+aiosqlite:///{tmp / f'osaka{n}.db'}", tmp / f"osaka{n}.log", {},
+        srv = load.Server(f"sqlite+aiosqlite:///{tmp / f'osaka{n}.db'}", tmp / f"osaka{n}.log", env,
                           root=Path(root or load.ROOT)).start()
         pid = srv.pid
     try:
@@ -294,6 +295,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--products", metavar="DIR,DIR",
                         help="instead of the floor and this checkout: the floor, then `osaka serve` of each "
                              "checkout in turn (before/after back to back); the ratio is to the floor")
+    parser.add_argument("--wakeups", action="store_true",
+                        help="count each server's event-loop callbacks per action (load.py --wakeups: "
+                             "asyncio's loop, so the CPU figures are not comparable with runs without it)")
     args = parser.parse_args(argv)
     args.db, args.url, args.again = "sqlite", None, False   # what load.run_step reads
     steps = [int(x) for x in args.rooms.split(",") if x.strip()]
@@ -325,6 +329,7 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"{rnd:>5} {rooms:>6} {kind:>7} {row['actions']:>8} {row['actions_per_s']:>7} "
                           f"{row['p99_ms']!s:>8} {row['errors']:>7} {row['server_cpu_pct']:>6} {ms!s:>11} {split:>10} "
                           f"{ratio:>6} {row['loadavg'][0]:>5}", flush=True)
+                    load.print_wakeups(row)
     finally:
         if args.json:
             Path(args.json).parent.mkdir(parents=True, exist_ok=True)

@@ -27,6 +27,11 @@ fresh database for every step: a new SQLite file, or the PostgreSQL database `os
    reads and writes, the database file), peak RSS, and memory per room = (peak RSS - RSS of
    the idle server) / rooms.
 
+`--wakeups` counts the server's event-loop callbacks over the measured window, per applied
+action and with the loop thread's CPU in each (bench/wakeups/: the server runs asyncio's own
+loop instead of uvloop under a probe, so its CPU figures are not comparable with a run without
+it); the row's `wakeups` is [[callback, per action, µs of CPU per action], ...].
+
 Prints a table per database and writes a JSON list, one object per step (keys: `db`, `rooms`,
 `players`, `actions`, `actions_per_s`, `p50_ms`, `p95_ms`, `p99_ms`, `max_ms`, `errors`,
 `refused`, `server_cpu_pct`, `server_cpu_ms_per_action`, `server_user_ms_per_action`,
@@ -406,6 +411,51 @@ def window_profiler(args, pid: int | None, rooms: int) -> subprocess.Popen | Non
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
+WAKEUPS = ROOT / "bench" / "wakeups"
+
+
+def wakeups_env(env: dict[str, str]) -> dict[str, str]:
+    """`env` with bench/wakeups/ first on the server's PYTHONPATH (the probe and its uvloop stand-in)."""
+    rest = env.get("PYTHONPATH", os.environ.get("PYTHONPATH", ""))
+    return {**env, "PYTHONPATH": os.pathsep.join(p for p in (str(WAKEUPS), rest) if p)}
+
+
+def read_wakeups(pid: int, timeout_s: float = 10.0) -> dict:
+    """Ask the probe in server `pid` for its counts (SIGUSR2) and read them → the probe's JSON
+    (bench/wakeups/sitecustomize.py). RuntimeError when none comes (the server was started
+    without the probe)."""
+    path = Path(tempfile.gettempdir()) / f"osaka-wakeups.{pid}.json"
+    path.unlink(missing_ok=True)
+    os.kill(pid, signal.SIGUSR2)
+    end = time.monotonic() + timeout_s
+    while not path.exists():
+        if time.monotonic() > end:
+            raise RuntimeError(f"no counts from the probe in process {pid}: is bench/wakeups on its PYTHONPATH?")
+        time.sleep(0.05)
+    out = json.loads(path.read_text())
+    path.unlink()
+    return out
+
+
+def wakeups_per_action(probe: dict, actions: int, top: int = 20) -> list[list]:
+    """The probe's counts per applied action, most CPU first: [[name, callbacks per action,
+    µs of the loop thread's CPU per action], ...] (`top` of them, then one "(all)" row)."""
+    n = max(1, actions)
+    rows = sorted(([name, count / n, 1e6 * probe["cpu_s"][name] / n] for name, count in probe["counts"].items()),
+                  key=lambda r: -r[2])
+    total = ["(all)", sum(r[1] for r in rows), sum(r[2] for r in rows)]
+    return [[name, round(k, 3), round(us, 1)] for name, k, us in rows[:top] + [total]]
+
+
+def print_wakeups(row: dict) -> None:
+    """The `--wakeups` table of a step (nothing without it)."""
+    if not row.get("wakeups"):
+        return
+    print("      callbacks/action  µs/action  (the event loop's thread; asyncio's loop under the probe)")
+    for name, k, us in row["wakeups"]:
+        print(f"      {k:16.2f} {us:10.1f}  {name}")
+
+
 def machine() -> str:
     """The machine a benchmark runs on, for its first line: host name, cores, Python."""
     return f"{platform.node()} {os.cpu_count()} cores, Python {platform.python_version()}"
@@ -465,6 +515,8 @@ def run_step(url: str, pid: int | None, rooms: int, args, baseline_rss: int | No
     for pipe in pipes:
         pipe.send(("go", args.duration))
     spy = window_profiler(args, pid, rooms)
+    if getattr(args, "wakeups", False) and pid:
+        os.kill(pid, signal.SIGUSR1)  # bench/wakeups/sitecustomize.py: count from now
     end = t0 + args.duration
     while time.monotonic() < end:
         if server:
@@ -473,6 +525,7 @@ def run_step(url: str, pid: int | None, rooms: int, args, baseline_rss: int | No
             wpeak[name] = max(wpeak[name], w.memory_info().rss)
         time.sleep(0.25)
     wall = time.monotonic() - t0
+    wakeups = read_wakeups(pid) if getattr(args, "wakeups", False) and pid else None
     watched_figures = {name: {"cpu_pct": round(100 * (sum(w.cpu_times()[:2]) - wcpu0[name]) / wall, 1),
                               "rss_mb": round(wpeak[name] / 2 ** 20, 1)} for name, w in watched.items()}
     deltas = {name: round(f() - probe0[name], 2) for name, f in (probes or {}).items()}
@@ -513,6 +566,7 @@ def run_step(url: str, pid: int | None, rooms: int, args, baseline_rss: int | No
         "refused": sum(refused.values()), "refused_kinds": refused,
         "games_over": sum(r["games_over"] for r in results),
         "games_started": sum(r["games_started"] for r in results),
+        "wakeups": wakeups_per_action(wakeups, len(lat)) if wakeups else None,
         "server_cpu_pct": round(100 * cpu / wall, 1) if server else None,
         # CPU time of the server per applied action: robust against other load on the machine
         "server_cpu_ms_per_action": round(1000 * cpu / len(lat), 2) if server and lat else None,
@@ -570,11 +624,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--server-root", metavar="DIR",
                         help="serve the app/engine of another checkout (e.g. a `git worktree` of an older "
                              "commit, for before/after figures); default: this one")
+    parser.add_argument("--wakeups", action="store_true",
+                        help="count the server's event-loop callbacks per action over the measured window "
+                             "(bench/wakeups/: asyncio's loop instead of uvloop, so not for CPU figures; a "
+                             "--url server must be started with PYTHONPATH=bench/wakeups)")
     args = parser.parse_args(argv)
     steps = [int(x) for x in args.rooms.split(",") if x.strip()]
     if args.url and not args.url.startswith(("http://127.0.0.1", "http://localhost")):
         parser.error("--url must be a loopback address (http://127.0.0.1:PORT)")
     extra_env = dict(kv.split("=", 1) for kv in args.env)
+    if args.wakeups:
+        extra_env = wakeups_env(extra_env)
 
     print(f"load benchmark: {args.db if not args.url else args.url}, rooms {steps}, "
           f"{args.duration:g} s per step, think {args.think:g} s, {args.workers} client workers; "
@@ -606,6 +666,7 @@ def main(argv: list[str] | None = None) -> int:
             row["date"] = time.strftime("%Y-%m-%d %H:%M:%S")
             out.append(row)
             print_row(row, header=i == 0)
+            print_wakeups(row)
             if row["errors"] or row["refused"]:
                 print(f"      errors {row['error_kinds']}  refused {row['refused_kinds']}", flush=True)
     finally:
