@@ -12,7 +12,7 @@ docs/history/performance-log.md).
 `close()` and `abort()` behave as the transport's own: `close()` first writes what is
 collected (so a close frame still follows the frames before it), `abort()` drops it.
 
-Two more savings, both per connection:
+Three more savings, all per connection:
 
 - **Sending without the ASGI chain.** The protocol puts `send_text_now` in the connection's
   ASGI scope (`scope["extensions"][SEND_NOW]`): it encodes a text frame and hands it to the
@@ -21,6 +21,11 @@ Two more savings, both per connection:
   above its high-water mark). The hub (app/live/sockets/connection.py) calls it when nothing of that
   connection is queued, which skips its writer task, Starlette's `WebSocket.send` and each
   middleware's `send` wrapper for almost every frame.
+- **Text frames framed here.** While no extension is negotiated (permessage-deflate is off
+  by default) and the connection is open, `send_text_now` builds the frame itself
+  (`text_frame`: two to ten header bytes and the payload, RFC 6455 §5.2), the very bytes the
+  websockets library makes, without its per-frame objects: 0.27 against 1.1 µs a frame, eight
+  frames an action. With an extension, or once a close has begun, the library frames it.
 - **Keep-alive pings only for quiet connections.** A ping proves the peer is there and keeps
   proxies from closing an idle socket. A connection that has both received and sent within
   the ping interval needs neither, so the ping is put off until the interval has passed since
@@ -36,9 +41,24 @@ from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import InvalidState
+from websockets.protocol import OPEN
 
 #: The ASGI scope extension under which the protocol offers `send_text_now(text) -> bool`.
 SEND_NOW = "osaka.send_text_now"
+
+
+def text_frame(payload: bytes) -> bytes:
+    """One unfragmented, unmasked text frame of `payload` (UTF-8), as a server sends it without
+    extensions (RFC 6455 §5.2: FIN, opcode 0x1, no mask; the payload length in the fewest
+    bytes: 7 bits, else 126 and 16 bits, else 127 and 64 bits, network byte order). The same
+    bytes as the websockets library's `Frame(Opcode.TEXT, payload).serialize(mask=False)`
+    (tests/unit/test_ws_protocol.py); it only skips that library's per-frame bookkeeping."""
+    n = len(payload)
+    if n < 126:
+        return bytes((0x81, n)) + payload
+    if n < 65536:
+        return b"\x81\x7e" + n.to_bytes(2, "big") + payload
+    return b"\x81\x7f" + n.to_bytes(8, "big") + payload
 
 
 class CoalescingTransport:
@@ -124,11 +144,15 @@ class CoalescingWebSocketProtocol(WebSocketsSansIOProtocol):
         if (not self.handshake_complete or self.close_sent or self.disconnected
                 or self.initial_response is not None or not self.writable.is_set()):
             return False
-        try:
-            self.conn.send_text(text.encode())
+        conn = self.conn
+        if conn.state is OPEN and not conn.extensions and not conn.expect_continuation_frame and not conn.writes:
+            self.transport.write(text_frame(text.encode()))
+            return True
+        try:  # the library's way: a compression extension, a close under way (InvalidState)
+            conn.send_text(text.encode())
         except InvalidState:  # the peer's close frame came: the ASGI path reports it
             return False
-        self.transport.write(b"".join(self.conn.data_to_send()))
+        self.transport.write(b"".join(conn.data_to_send()))
         return True
 
     def send_keepalive_ping(self) -> None:

@@ -231,3 +231,53 @@ def test_direct_sends_and_queued_sends_keep_their_order():
         conn.stop_writer()
 
     asyncio.run(scenario())
+
+
+#: Payload lengths on both sides of each length encoding of RFC 6455 §5.2 (7 bits, 16, 64).
+EDGES = [0, 1, 125, 126, 127, 65535, 65536, 70000]
+
+
+def test_text_frame_is_the_librarys_frame():
+    from websockets.frames import Frame, Opcode
+
+    from app.ws_protocol import text_frame
+    for n in EDGES:
+        for payload in ("x" * n).encode(), ("ä" * (n // 2)).encode():
+            assert text_frame(payload) == Frame(Opcode.TEXT, payload).serialize(mask=False, extensions=[]), n
+
+
+@pytest.mark.parametrize("loop", sorted(LOOPS))
+@pytest.mark.parametrize("compression", [None, "deflate"])
+def test_send_text_now_frames_arrive_whole_in_order(loop, compression):
+    """`send_text_now` frames its text itself while no extension is negotiated (`text_frame`) and
+    through the websockets library with one (permessage-deflate): a real client gets every
+    length and every character exactly, in order, either way; after the close has begun it
+    sends nothing (False: the ASGI path answers)."""
+    from app.ws_protocol import SEND_NOW
+    texts = ["x" * n for n in EDGES] + ["Schiff über Ōsaka ⚓" * 200]
+    after_close: list[bool] = []
+
+    async def app(scope, receive, send):
+        if await _lifespan(scope, receive, send):
+            return
+        assert (await receive())["type"] == "websocket.connect"
+        await send({"type": "websocket.accept"})
+        now = scope["extensions"][SEND_NOW]
+        assert all(now(t) for t in texts)
+        assert (await receive()).get("text") == "bye"
+        await send({"type": "websocket.close", "code": 4000})
+        after_close.append(now("late"))
+
+    async def scenario():
+        async with _served(app, CoalescingWebSocketProtocol) as port:
+            async with connect(f"ws://127.0.0.1:{port}/", compression=compression, max_size=None) as ws:
+                got = [await ws.recv() for _ in texts]
+                await ws.send("bye")
+                with pytest.raises(ConnectionClosed) as closed:
+                    await ws.recv()
+        return got, closed.value.rcvd.code
+
+    with asyncio.Runner(loop_factory=LOOPS[loop]) as runner:
+        got, code = runner.run(scenario())
+    assert got == texts and code == 4000
+    assert after_close == [False]
