@@ -61,6 +61,7 @@ class Notify:
         self._visible: set[tuple[str, int]] = set()  # the seats with a visible page here at the last round
         self._targeted: set[str] = set()  # codes of the rooms with a live target, as last read
         self._targeted_read = -math.inf   # monotonic time of that read
+        self._saved_meanwhile: set[str] | None = None  # codes nudged while that read is under way
         live.on_action_applied(self.applied)
 
     def nudge(self, code: str | None = None) -> None:
@@ -68,6 +69,8 @@ class Notify:
         nudge from now on)."""
         if code is not None:
             self._targeted.add(code)
+            if self._saved_meanwhile is not None:  # a read under way may not see it: kept after it
+                self._saved_meanwhile.add(code)
         self._wake.set()
 
     def applied(self, code: str) -> None:
@@ -92,7 +95,11 @@ class Notify:
         self._visible = visible
         async with self.sessions() as session:
             if time.monotonic() - self._targeted_read >= self.settings.notify_poll_s:
-                self._targeted = await triggers.targeted_rooms(session)
+                self._saved_meanwhile = set()
+                try:
+                    self._targeted = await triggers.targeted_rooms(session) | self._saved_meanwhile
+                finally:
+                    self._saved_meanwhile = None
                 self._targeted_read = time.monotonic()
             if self._targeted:  # with no target anywhere, nothing can be due (triggers.py)
                 await triggers.scan(session, now)

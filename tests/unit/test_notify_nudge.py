@@ -10,6 +10,7 @@ from sqlalchemy import insert, select
 
 from app.config import Settings
 from app.models import WEBHOOK_SEAT, NotifyTarget, Room
+from app.notify import triggers
 from inprocess import auth, running
 from test_remote_catch_up import _move
 from test_timers import started_room
@@ -60,6 +61,36 @@ def test_only_actions_in_rooms_with_a_target_wake_the_loop(private_migrated_url)
             await notify.once()
             assert notify._targeted == {told, elsewhere}
             await _move(live, elsewhere)
+            assert notify._wake.is_set()
+
+    asyncio.run(scenario())
+
+
+def test_a_target_saved_while_the_rooms_with_targets_are_read_is_kept(private_migrated_url, monkeypatch):
+    """PostgreSQL lets a save commit (and nudge) while the loop's read of the rooms with targets
+    is under way; that read may not see it, and replacing the set with it would forget the room
+    until the next read (found in review)."""
+    settings = Settings(database_url=private_migrated_url, bot_delay_s=0, log_level="warning", timer_poll_s=3600,
+                        notify_allow_private=True, notify_poll_s=3600)
+
+    async def scenario():
+        async with running(settings) as (live, http):
+            notify = http._transport.app.state.notify
+            code, _ = await started_room(http, 2, None)
+            async with live.tables.hold(code) as held:
+                held.publish(await held.sync())
+            read = triggers.targeted_rooms
+
+            async def read_while_a_target_is_saved(session):
+                found = await read(session)     # read before the save committed: not in it
+                notify.nudge(code)              # the save's nudge, while the read is under way
+                return found
+
+            monkeypatch.setattr(triggers, "targeted_rooms", read_while_a_target_is_saved)
+            await notify.once()
+            assert code in notify._targeted
+            notify._wake.clear()
+            await _move(live, code)
             assert notify._wake.is_set()
 
     asyncio.run(scenario())
