@@ -124,7 +124,6 @@ class Downtime:
                       games=len(moved))
         return gap
 
-
     async def beat(self, now: datetime | None = None) -> None:
         """One stamp: a server is alive now."""
         async with self.sessions() as session, session.begin():
