@@ -61,6 +61,23 @@ async def _served(app, protocol, **config):
         await asyncio.wait_for(task, 30)
 
 
+def _receive_then_bye(loop: str, app, protocol, frames: int, **client) -> tuple[list[str], int]:
+    """Serve `app` over `protocol` on event loop `loop` (a key of LOOPS); a real websockets
+    client (`client`: its `connect` options) receives `frames` text frames, sends "bye" and
+    waits for the server's close → (the texts received, the close code the server sent)."""
+    async def scenario():
+        async with _served(app, protocol) as port:
+            async with connect(f"ws://127.0.0.1:{port}/", **client) as ws:
+                got = [await ws.recv() for _ in range(frames)]
+                await ws.send("bye")
+                with pytest.raises(ConnectionClosed) as closed:
+                    await ws.recv()
+        return got, closed.value.rcvd.code
+
+    with asyncio.Runner(loop_factory=LOOPS[loop]) as runner:
+        return runner.run(scenario())
+
+
 async def _burst_app(scope, receive, send):
     """Accepts, sends five text frames at once, waits for the client's word, closes with 4000."""
     if await _lifespan(scope, receive, send):
@@ -81,17 +98,7 @@ def test_frames_sent_together_reach_the_socket_in_one_write(loop):
         def connection_made(self, transport):
             super().connection_made(_Recording(transport, writes))
 
-    async def scenario():
-        async with _served(_burst_app, Recorded) as port:
-            async with connect(f"ws://127.0.0.1:{port}/", compression=None) as ws:
-                got = [await ws.recv() for _ in range(5)]
-                await ws.send("bye")
-                with pytest.raises(ConnectionClosed) as closed:
-                    await ws.recv()
-        return got, closed.value.rcvd.code
-
-    with asyncio.Runner(loop_factory=LOOPS[loop]) as runner:
-        got, code = runner.run(scenario())
+    got, code = _receive_then_bye(loop, _burst_app, Recorded, 5, compression=None)
     assert got == [f"frame-{i}" for i in range(5)] and code == 4000
     # unmasked text frames of 7 bytes: 0x81 0x07 payload
     frames = [b"\x81\x07" + f"frame-{i}".encode() for i in range(5)]
@@ -268,16 +275,7 @@ def test_send_text_now_frames_arrive_whole_in_order(loop, compression):
         await send({"type": "websocket.close", "code": 4000})
         after_close.append(now("late"))
 
-    async def scenario():
-        async with _served(app, CoalescingWebSocketProtocol) as port:
-            async with connect(f"ws://127.0.0.1:{port}/", compression=compression, max_size=None) as ws:
-                got = [await ws.recv() for _ in texts]
-                await ws.send("bye")
-                with pytest.raises(ConnectionClosed) as closed:
-                    await ws.recv()
-        return got, closed.value.rcvd.code
-
-    with asyncio.Runner(loop_factory=LOOPS[loop]) as runner:
-        got, code = runner.run(scenario())
+    got, code = _receive_then_bye(loop, app, CoalescingWebSocketProtocol, len(texts),
+                                  compression=compression, max_size=None)
     assert got == texts and code == 4000
     assert after_close == [False]
